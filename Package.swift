@@ -1,0 +1,54 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Strict settings, applied once to every Swift target: Swift 6 mode (strict concurrency) and no warnings.
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "BrickRequest",
+    products: [
+        .library(name: "BrickRequest", targets: ["BrickRequest"]),
+        .library(name: "BrickCore", targets: ["BrickCore"]),
+        .library(name: "Bricks", targets: ["Bricks"]),
+        .library(name: "BrickTesting", targets: ["BrickTesting"]),
+        .executable(name: "brick-demo", targets: ["BrickDemo"]),
+    ],
+    targets: [
+        // libcurl, as Debian's libcurl4-openssl-dev installs it.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Non-variadic wrappers for curl_easy_setopt/getinfo and curl_multi_setopt; no logic.
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // The seam between the core and any transport: request/response values, the typed error, the protocol.
+        .target(name: "BrickTransport", swiftSettings: strict),
+        // The only Swift code that talks to libcurl: one engine thread driving curl's multi interface.
+        .target(name: "BrickCurl", dependencies: ["BrickTransport", "CCurlShim", "CCurl"], swiftSettings: strict),
+        // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
+        .target(name: "BrickCore", dependencies: ["BrickTransport", "BrickCurl"], swiftSettings: strict),
+        // The stock bricks: one protocol and its default per file.
+        .target(name: "Bricks", dependencies: ["BrickCore"], path: "Bricks", swiftSettings: strict),
+        // What users import: the core and the stock bricks.
+        .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks"], swiftSettings: strict),
+        // Shipped test support for users' own tests: a stub transport and friends.
+        .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
+        // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
+        .target(name: "LoopbackServer", swiftSettings: strict),
+        .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
+
+        // Tests: one test target per target, plus the helpers that start real servers.
+        .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strict),
+        .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strict),
+        .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers"], swiftSettings: strict),
+        .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strict),
+        .testTarget(name: "BricksTests", dependencies: ["BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strict),
+        .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strict),
+    ]
+)

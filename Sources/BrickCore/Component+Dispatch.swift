@@ -1,0 +1,64 @@
+public import Dispatch
+
+extension RequestType where Self: ResponseType {
+    /// Sends the request and returns its serialized value.
+    ///
+    /// Runs in the caller's isolation; Task cancellation cancels the transfer.
+    /// - Throws: ``BrickError``: the transport failed, or the response could not be serialized.
+    public nonisolated(nonsending) func response() async throws(BrickError) -> SerializedObject {
+        try await dataResponse().result.get()
+    }
+
+    /// Sends the request and returns everything about it: the request sent, the raw response with its
+    /// metrics, and the serialized result. Never throws: failures are in ``DataResponse/result``.
+    public nonisolated(nonsending) func dataResponse() async -> DataResponse<SerializedObject> {
+        await session.dispatch(makeTransportRequest(), serializer: responseSerializer, owner: ObjectIdentifier(self))
+    }
+}
+
+extension RequestType {
+    /// Sends the request and streams its events (head, body chunks, end) as they arrive.
+    public func stream() -> ResponseStream {
+        session.stream(makeTransportRequest(), ownerID: ObjectIdentifier(self))
+    }
+}
+
+extension ResponseType where Self: Component & RequestType {
+    /// Prepares the request and the handler that receives its outcome; ``Component/resume()`` sends it.
+    ///
+    /// - Parameters:
+    ///   - queue: Where `handler` runs. Default is the session's ``Session/Configuration/callbackQueue``.
+    ///   - handler: Receives the outcome once, also when the request fails or is cancelled.
+    /// - Returns: The component, so that `.resume()` can follow.
+    @discardableResult
+    public func response(
+        queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DataResponse<SerializedObject>) -> Void
+    ) -> Self {
+        let request = makeTransportRequest()
+        let session = self.session
+        let serializer = responseSerializer
+        let owner = ObjectIdentifier(self)
+        let queue = queue ?? session.configuration.callbackQueue
+        pending = PendingDispatch {
+            let outcome = await session.dispatch(request, serializer: serializer, owner: owner)
+            queue.async { handler(outcome) }
+        }
+        return self
+    }
+}
+
+extension Component {
+    /// Sends the request prepared by `response(queue:_:)`. Does nothing if there is none.
+    public func resume() {
+        guard let pending else { return }
+        self.pending = nil
+        running = Task { await pending.start() }
+    }
+
+    /// Cancels the request: a running one stops at once, a prepared one is never sent; either way the
+    /// handler receives a `cancelled` error.
+    public func cancel() {
+        resume()
+        running?.cancel()
+    }
+}

@@ -1,0 +1,27 @@
+/// What a dispatched request ends with, in both call styles: the request sent, the raw response if one
+/// arrived, and the serialized result.
+public struct DataResponse<Value: Sendable>: Sendable {
+    /// The request as it was sent (after the session's headers and the parameters were applied), or `nil`
+    /// when it could not even be built.
+    public let request: TransportRequest?
+    /// The raw response: head, body and metrics, when one arrived.
+    public let response: TransportResponse?
+    /// The serialized value, or why there is none.
+    public let result: Result<Value, BrickError>
+
+    /// Creates a response.
+    public init(request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>) {
+        self.request = request
+        self.response = response
+        self.result = result
+    }
+
+    /// The value, if serialization succeeded.
+    public var value: Value? { try? result.get() }
+    /// The error, if the request failed.
+    public var error: BrickError? { if case .failure(let error) = result { error } else { nil } }
+    /// The status code, if a response arrived.
+    public var statusCode: Int? { response?.head.status }
+    /// Timings and connection reuse, if a response arrived.
+    public var metrics: TransferMetrics? { response?.metrics }
+}

@@ -1,0 +1,74 @@
+public import Dispatch
+
+/// Sends requests over a transport and keeps track of the ones running, so that one or all can be cancelled.
+///
+/// `Session.shared` serves requests that name no session of their own. Make your own for a different base
+/// URL, headers, timeouts or connection pool: each session has its own transport and connections.
+public final class Session: Sendable {
+    /// What every request of a session starts from.
+    public struct Configuration: Sendable {
+        /// The base URL that requests' paths are resolved against. Default is `nil` (requests give full URLs).
+        public var baseURL: String?
+        /// Header fields sent with every request, before the request's own. Default is a
+        /// `User-Agent: BrickRequest/<version>` field.
+        public var headers: HTTPHeaders = ["User-Agent": "BrickRequest/\(Session.version)"]
+        /// Timeouts, redirects, caps and TLS trust of every request, unless a request says otherwise.
+        /// Default is `TransportOptions()`.
+        public var transportOptions = TransportOptions()
+        /// Connection pool limits of the session's libcurl transport. Default is `CurlTransport.Configuration()`.
+        public var connectionPool = CurlTransport.Configuration()
+        /// Where callback-style handlers run unless the call names a queue. Default is a global queue; never
+        /// the engine thread.
+        public var callbackQueue: DispatchQueue = .global()
+
+        /// The default configuration.
+        public init() {}
+
+        /// The default configuration with a base URL.
+        public init(baseURL: String?) { self.baseURL = baseURL }
+    }
+
+    /// The session used by `APISessionRequestType` and by requests that name no other.
+    public static let shared = Session()
+
+    /// The library's version, sent in the default `User-Agent`.
+    public static let version = "0.1.0"
+
+    /// What this session was made with.
+    public let configuration: Configuration
+    /// What sends its requests.
+    public let transport: any Transport
+    let registry = RunningRegistry()
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - configuration: Base URL, headers, options and pool limits.
+    ///   - transport: What sends the requests. Default is a new libcurl transport with
+    ///     ``Configuration/connectionPool``'s limits (a `StubTransport` from BrickTesting in unit tests).
+    public init(configuration: Configuration = Configuration(), transport: (any Transport)? = nil) {
+        self.configuration = configuration
+        self.transport = transport ?? CurlTransport(configuration: configuration.connectionPool) ?? UnavailableTransport()
+    }
+
+    /// How many requests are running now.
+    public var runningRequestCount: Int { registry.count }
+
+    /// Cancels every running request of `component`; each fails with `cancelled`.
+    public func cancel(_ component: Component) { registry.cancel(owner: ObjectIdentifier(component)) }
+
+    /// Cancels every running request of the session; each fails with `cancelled`.
+    public func cancelAll() { registry.cancel(owner: nil) }
+}
+
+/// Stands in when libcurl cannot start (no memory, no threads): every request fails clearly.
+private struct UnavailableTransport: Transport {
+    func makeTransfer(for request: TransportRequest) -> any TransportTransfer { Failed() }
+
+    final class Failed: TransportTransfer {
+        let error = TransportError(.other, message: "the libcurl transport could not start")
+        func response() async throws(TransportError) -> TransportResponse { throw error }
+        func events() -> TransportEventStream { TransportEventStream(failing: error) }
+        func cancel() {}
+    }
+}

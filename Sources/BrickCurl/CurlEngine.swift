@@ -1,0 +1,50 @@
+import CCurl
+import CCurlShim
+import Glibc
+
+/// Owns the engine thread. Other threads talk to it only through ``mailbox``.
+final class CurlEngine: Sendable {
+    let mailbox = EngineMailbox()
+
+    /// Initializes libcurl once per process and ignores SIGPIPE, which a reset socket would otherwise raise.
+    private static let processSetup: Void = {
+        signal(SIGPIPE, SIG_IGN)
+        curl_global_init(Int(CURL_GLOBAL_ALL))
+    }()
+
+    /// Starts the engine thread with its own multi handle.
+    ///
+    /// - Returns: `nil` if libcurl could not create a multi handle or the thread could not start.
+    init?(configuration: CurlTransport.Configuration) {
+        Self.processSetup
+        guard let multi = curl_multi_init() else { return nil }
+        _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
+        _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
+        mailbox.attach(multi: multi)
+        let loop = EngineThreadStart(EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration))
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(loop).toOpaque()
+        guard pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            Unmanaged<EngineThreadStart>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<EngineThreadStart>.fromOpaque(context).release()
+            _ = mailbox.close()
+            curl_multi_cleanup(multi)
+            return nil
+        }
+        pthread_detach(thread)
+    }
+
+    /// Asks the engine thread to cancel what runs, free everything and end.
+    func shutdown() { mailbox.post(.shutdown) }
+}
+
+/// Carries the loop to the new thread; the thread takes the only reference, so nothing is shared.
+private final class EngineThreadStart {
+    private let loop: EngineLoop
+    init(_ loop: EngineLoop) { self.loop = loop }
+    func run() { loop.run() }
+}

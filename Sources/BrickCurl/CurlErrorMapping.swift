@@ -1,0 +1,49 @@
+import BrickTransport
+
+/// Classifies a failed libcurl transfer. Pure: it only reads the numbers it is given.
+enum CurlErrorMapping {
+    /// What the engine knows about a failed transfer besides curl's code.
+    struct Context {
+        var osErrno: Int32 = 0
+        /// Whether a connection had been made (`CURLINFO_CONNECT_TIME` > 0).
+        var connected = false
+        /// Whether the engine aborted the body because it passed the size cap.
+        var exceededCap = false
+        /// Whether the transfer was cancelled by the caller.
+        var cancelled = false
+    }
+
+    /// The error for curl code `code`, with libcurl's message `message`.
+    static func error(code: Int, message: String, context: Context) -> TransportError {
+        let errno: Int32? = context.osErrno == 0 ? nil : context.osErrno
+        return TransportError(kind(code: code, message: message, context: context),
+                              curlCode: code, osErrno: errno, message: message)
+    }
+
+    static func kind(code: Int, message: String, context: Context) -> TransportError.Kind {
+        if context.cancelled { return .cancelled }
+        switch code {
+        case 1: return .redirectRefused  // the first URL's scheme is checked before sending
+        case 3: return .invalidURL
+        case 5, 6: return .cannotResolveHost
+        case 7:
+            switch context.osErrno {
+            case 111: return .connectionRefused
+            case 101, 113: return .networkUnreachable
+            case 110: return .connectTimeout
+            default: return .other
+            }
+        case 28:
+            if !context.connected { return .connectTimeout }
+            return message.lowercased().contains("too slow") ? .stalled : .timedOut
+        case 8, 61: return .invalidResponse
+        case 16, 18, 52, 55, 56, 92: return .connectionLost
+        case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tlsFailure
+        case 23: return context.exceededCap ? .responseTooLarge : .other
+        case 42: return .cancelled
+        case 47: return .tooManyRedirects
+        case 63: return .responseTooLarge
+        default: return .other
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import BrickTransport
+import CCurl
+import CCurlShim
+
+extension EasyTransfer {
+    /// Reads timings, reuse, redirects and sizes from the finished handle.
+    func readMetrics() -> TransferMetrics {
+        var metrics = TransferMetrics()
+        metrics.nameLookupEnd = microseconds(CURLINFO_NAMELOOKUP_TIME_T)
+        metrics.connectEnd = microseconds(CURLINFO_CONNECT_TIME_T)
+        metrics.tlsEnd = microseconds(CURLINFO_APPCONNECT_TIME_T)
+        metrics.requestStart = microseconds(CURLINFO_PRETRANSFER_TIME_T)
+        metrics.firstByte = microseconds(CURLINFO_STARTTRANSFER_TIME_T)
+        metrics.total = microseconds(CURLINFO_TOTAL_TIME_T)
+        metrics.reusedConnection = long(CURLINFO_NUM_CONNECTS) == 0
+        metrics.redirectCount = long(CURLINFO_REDIRECT_COUNT)
+        metrics.bytesSent = offset(CURLINFO_SIZE_UPLOAD_T)
+        metrics.bytesReceived = offset(CURLINFO_SIZE_DOWNLOAD_T)
+        var url: UnsafePointer<CChar>?
+        if brick_easy_getinfo_string(handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
+            metrics.effectiveURL = String(cString: url)
+        }
+        return metrics
+    }
+
+    /// The errno of the last failed socket call, and whether a connection was made.
+    func readFailureContext() -> CurlErrorMapping.Context {
+        var context = CurlErrorMapping.Context()
+        context.osErrno = Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO))
+        context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0
+        context.exceededCap = exceededCap
+        context.cancelled = transfer.isCancelled
+        return context
+    }
+
+    /// libcurl's message for the failure: its error buffer, or the generic text for the code.
+    func failureMessage(_ code: CURLcode) -> String {
+        let buffer = String(cString: handle.errorBuffer)
+        return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
+    }
+
+    private func long(_ info: CURLINFO) -> Int {
+        var value = 0
+        return brick_easy_getinfo_long(handle.raw, info, &value) == CURLE_OK ? value : 0
+    }
+
+    private func offset(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        return brick_easy_getinfo_off(handle.raw, info, &value) == CURLE_OK ? Int64(value) : 0
+    }
+
+    private func microseconds(_ info: CURLINFO) -> Duration { .microseconds(offset(info)) }
+}

@@ -1,0 +1,90 @@
+import BrickTransport
+import CCurl
+import CCurlShim
+import FoundationEssentials
+
+/// The engine thread's side of one transfer: the easy handle, the head being parsed, the collected body.
+/// Never leaves the engine thread; libcurl's callbacks reach it through an unretained pointer, and the
+/// engine's table keeps it alive until the handle has been removed from the multi handle.
+final class EasyTransfer {
+    let handle: EasyHandle
+    let transfer: CurlTransfer
+    let mode: CurlTransfer.Mode
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    private(set) var parser = HeadParser()
+    private(set) var headDelivered = false
+    private(set) var body = Data()
+    private(set) var exceededCap = false
+
+    init(handle: EasyHandle, transfer: CurlTransfer) {
+        self.handle = handle
+        self.transfer = transfer
+        self.mode = transfer.mode
+    }
+
+    deinit { curl_slist_free_all(headerList) }
+
+    /// The head as parsed so far, or one made from the status code when no header line was seen.
+    var head: ResponseHead {
+        if let head = parser.head { return head }
+        var status = 0
+        _ = brick_easy_getinfo_long(handle.raw, CURLINFO_RESPONSE_CODE, &status)
+        return ResponseHead(status: status)
+    }
+
+    /// libcurl's write callback: a piece of body (engine thread).
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch mode {
+        case .collect:
+            guard body.count + bytes.count <= transfer.request.options.maxBodySize else {
+                exceededCap = true
+                return 0
+            }
+            if body.isEmpty { reserveForContentLength() }
+            body.append(contentsOf: bytes)
+            return bytes.count
+        case .stream:
+            deliverHeadIfNeeded()
+            switch transfer.offer(bytes) {
+            case .accepted: return bytes.count
+            case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+            case .abort: return 0
+            }
+        }
+    }
+
+    /// libcurl's header callback: one header line (engine thread).
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self)
+        parser.feed(line[...])
+    }
+
+    /// Sends the head to a streaming consumer once, before the first chunk or at the end.
+    func deliverHeadIfNeeded() {
+        guard mode == .stream, !headDelivered else { return }
+        headDelivered = true
+        transfer.push(.head(head))
+    }
+
+    private func reserveForContentLength() {
+        var length: curl_off_t = -1
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        if length > 0 && length <= transfer.request.options.maxBodySize { body.reserveCapacity(Int(length)) }
+    }
+}
+
+/// libcurl's C callbacks: they only find the ``EasyTransfer`` behind the context pointer and forward.
+enum CurlCallbacks {
+    static let write: brick_data_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        return easy.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    static let header: brick_data_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        easy.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+        return size * count
+    }
+}

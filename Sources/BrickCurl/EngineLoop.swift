@@ -1,0 +1,129 @@
+import BrickTransport
+import CCurl
+import CCurlShim
+
+/// The engine thread's loop: applies commands, drives `curl_multi_perform`, hands out finished transfers,
+/// and sleeps in `curl_multi_poll` until a socket is ready, a timer is due, or the mailbox wakes it.
+/// Everything here is confined to the engine thread.
+final class EngineLoop {
+    private let multi: UnsafeMutableRawPointer
+    private let mailbox: EngineMailbox
+    private let configuration: CurlTransport.Configuration
+    private var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
+    private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
+    private var pool: EasyHandlePool
+
+    init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration) {
+        self.multi = multi
+        self.mailbox = mailbox
+        self.configuration = configuration
+        self.pool = EasyHandlePool(limit: configuration.maxConnections)
+    }
+
+    func run() {
+        while applyCommands() {
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            var easy: UnsafeMutableRawPointer?
+            var code = CURLE_OK
+            while brick_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
+                finish(finished, code)
+            }
+            if mailbox.prepareToSleep() {
+                var ready: Int32 = 0
+                _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
+            }
+        }
+        shutdown()
+    }
+
+    /// Applies queued commands; `false` when the engine must stop.
+    private func applyCommands() -> Bool {
+        for command in mailbox.drain() {
+            switch command {
+            case .start(let transfer): start(transfer)
+            case .cancel(let transfer): byTransfer[ObjectIdentifier(transfer)].map(remove)
+            case .resume(let transfer):
+                if let easy = byTransfer[ObjectIdentifier(transfer)] {
+                    _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
+                }
+            case .shutdown: return false
+            }
+        }
+        return true
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        guard !transfer.isCancelled else { return }
+        guard let handle = pool.take() else {
+            return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
+        }
+        let easy = EasyTransfer(handle: handle, transfer: transfer)
+        do {
+            try easy.configure(receiveBufferSize: configuration.receiveBufferSize)
+        } catch {
+            pool.recycle(handle)
+            return deliver(transfer, failure: error)
+        }
+        let added = curl_multi_add_handle(multi, handle.raw)
+        guard added == CURLM_OK else {
+            pool.recycle(handle)
+            let message = String(cString: curl_multi_strerror(added))
+            return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
+        }
+        byHandle[handle.raw] = easy
+        byTransfer[ObjectIdentifier(transfer)] = easy
+    }
+
+    private func finish(_ raw: UnsafeMutableRawPointer, _ code: CURLcode) {
+        guard let easy = byHandle[raw] else { return }
+        let transfer = easy.transfer
+        if code == CURLE_OK {
+            let metrics = easy.readMetrics()
+            let head = easy.head
+            switch easy.mode {
+            case .collect:
+                let body = easy.body
+                remove(easy)
+                transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
+            case .stream:
+                easy.deliverHeadIfNeeded()
+                remove(easy)
+                transfer.push(.end(metrics))
+            }
+        } else {
+            let error = CurlErrorMapping.error(
+                code: Int(code.rawValue), message: easy.failureMessage(code), context: easy.readFailureContext())
+            remove(easy)
+            deliver(transfer, failure: error)
+        }
+    }
+
+    /// Takes the transfer out of the multi handle (no callback fires after this) and recycles its handle.
+    private func remove(_ easy: EasyTransfer) {
+        _ = curl_multi_remove_handle(multi, easy.handle.raw)
+        byHandle[easy.handle.raw] = nil
+        byTransfer[ObjectIdentifier(easy.transfer)] = nil
+        pool.recycle(easy.handle)
+    }
+
+    private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
+        switch transfer.mode {
+        case .collect: transfer.complete(.failure(failure))
+        case .stream: transfer.fail(failure)
+        }
+    }
+
+    private func shutdown() {
+        let stopped = TransportError(.cancelled, message: "the transport has shut down")
+        for command in mailbox.close() {
+            if case .start(let transfer) = command { deliver(transfer, failure: stopped) }
+        }
+        for easy in Array(byHandle.values) {
+            remove(easy)
+            deliver(easy.transfer, failure: stopped)
+        }
+        pool.drain()
+        curl_multi_cleanup(multi)
+    }
+}

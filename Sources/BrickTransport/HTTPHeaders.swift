@@ -1,0 +1,95 @@
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+///
+/// Order and duplicates are kept as given, so that what is sent is exactly what was written.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One header field.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field]
+
+    /// Creates an empty list.
+    public init() { fields = [] }
+
+    /// Creates a list from fields, keeping their order.
+    public init(_ fields: [Field]) { self.fields = fields }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field named `name` (case-insensitive); setting replaces every field of that
+    /// name with one, or removes them all when set to `nil`.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
+        set {
+            let lowered = name.lowercased()
+            guard let newValue else {
+                fields.removeAll { $0.name.lowercased() == lowered }
+                return
+            }
+            guard let index = fields.firstIndex(where: { $0.name.lowercased() == lowered }) else {
+                fields.append(Field(name: name, value: newValue))
+                return
+            }
+            fields[index].value = newValue
+            let tail = fields[(index + 1)...].filter { $0.name.lowercased() != lowered }
+            fields.replaceSubrange((index + 1)..., with: tail)
+        }
+    }
+
+    /// Every value of the fields named `name` (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        let lowered = name.lowercased()
+        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+    }
+
+    /// Appends a field, keeping any field of the same name.
+    public mutating func add(name: String, value: String) { fields.append(Field(name: name, value: value)) }
+
+    /// Sets every field of `other`, replacing fields of the same name here.
+    public mutating func merge(_ other: HTTPHeaders) {
+        for field in other.fields { self[field.name] = field.value }
+    }
+
+    public var isEmpty: Bool { fields.isEmpty }
+    public var count: Int { fields.count }
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+}
+
+extension HTTPHeaders {
+    /// Checks that every name is an RFC 9110 token and that no value holds CR, LF or NUL, so that no header
+    /// can smuggle another header or a second request.
+    ///
+    /// - Throws: ``TransportError`` of kind ``TransportError/Kind/invalidHeader`` naming the first bad field.
+    public func validate() throws(TransportError) {
+        for field in fields {
+            guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
+                throw TransportError(.invalidHeader, message: "invalid header name \(field.name.debugDescription)")
+            }
+            guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw TransportError(
+                    .invalidHeader, message: "header \(field.name) has CR, LF or NUL in its value")
+            }
+        }
+    }
+
+    /// Whether `byte` may appear in an RFC 9110 `token` (header names, methods).
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// An HTTP request method.
+///
+/// The nine standard methods are predefined; any other token can be made with ``init(_:)``.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The method as sent on the request line, for example `GET`.
+    public let rawValue: String
+
+    /// Creates a method from its name as sent on the request line.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Creates a method from its name as sent on the request line.
+    public init(_ name: String) { self.rawValue = name }
+
+    public static let get = HTTPMethod("GET")
+    public static let post = HTTPMethod("POST")
+    public static let put = HTTPMethod("PUT")
+    public static let patch = HTTPMethod("PATCH")
+    public static let delete = HTTPMethod("DELETE")
+    public static let head = HTTPMethod("HEAD")
+    public static let options = HTTPMethod("OPTIONS")
+    public static let trace = HTTPMethod("TRACE")
+    public static let connect = HTTPMethod("CONNECT")
+
+    /// Whether parameters of this method travel in the URL's query rather than in a body:
+    /// `true` for GET, HEAD and DELETE.
+    public var encodesParametersInQuery: Bool {
+        self == .get || self == .head || self == .delete
+    }
+
+    /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
+    public var isValidToken: Bool { !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenByte) }
+
+    public var description: String { rawValue }
+}

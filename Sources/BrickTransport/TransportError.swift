@@ -1,0 +1,69 @@
+/// The one error a transport throws: what went wrong, classified, with curl's code, the OS errno and a
+/// readable message.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, in terms a caller can act on.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The URL could not be parsed (or holds characters a URL cannot hold).
+        case invalidURL
+        /// The URL's scheme is not http or https.
+        case unsupportedScheme
+        /// A header name is not a token, or a header value holds CR, LF or NUL; nothing was sent.
+        case invalidHeader
+        /// The request itself is malformed in another way (a bad method token, a body on a body-less method).
+        case invalidRequest
+        /// DNS could not resolve the host.
+        case cannotResolveHost
+        /// There is no route to the host (`ENETUNREACH`, `EHOSTUNREACH`).
+        case networkUnreachable
+        /// The host answered the connection attempt with a refusal (`ECONNREFUSED`).
+        case connectionRefused
+        /// No connection could be made within the connect timeout.
+        case connectTimeout
+        /// The whole request took longer than its timeout.
+        case timedOut
+        /// The transfer went slower than the low-speed limit for longer than allowed.
+        case stalled
+        /// The connection broke after it was made: reset, closed early, truncated body.
+        case connectionLost
+        /// The server's answer is not valid HTTP (a malformed status line, a body that does not decode).
+        case invalidResponse
+        /// TLS could not be set up: handshake failure, untrusted or mismatched certificate.
+        case tlsFailure
+        /// More redirects than allowed.
+        case tooManyRedirects
+        /// A redirect pointed at a scheme other than http or https, and was not followed.
+        case redirectRefused
+        /// The body is larger than the configured cap.
+        case responseTooLarge
+        /// The request was cancelled, by `cancel()` or by Task cancellation.
+        case cancelled
+        /// Anything else libcurl reported; see ``TransportError/curlCode`` and the message.
+        case other
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// libcurl's `CURLcode`, when libcurl reported the failure.
+    public let curlCode: Int?
+    /// The OS `errno` libcurl saw (`CURLINFO_OS_ERRNO`), when there was one.
+    public let osErrno: Int32?
+    /// A readable explanation (libcurl's error buffer when it had one).
+    public let message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, curlCode: Int? = nil, osErrno: Int32? = nil, message: String) {
+        self.kind = kind
+        self.curlCode = curlCode
+        self.osErrno = osErrno
+        self.message = message
+    }
+
+    /// The error for a request cancelled before or during its transfer.
+    public static let cancelled = TransportError(.cancelled, message: "the request was cancelled")
+
+    public var description: String {
+        var text = "\(kind.rawValue): \(message)"
+        if let curlCode { text += " (curl \(curlCode)" + (osErrno.map { ", errno \($0)" } ?? "") + ")" }
+        return text
+    }
+}

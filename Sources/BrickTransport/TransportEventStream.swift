@@ -1,0 +1,57 @@
+/// A source of transport events that a ``TransportEventStream`` pulls from.
+public protocol TransportEventSource: AnyObject, Sendable {
+    /// The next event, or `nil` after ``TransportEvent/end(_:)`` has been returned.
+    func nextEvent() async throws(TransportError) -> TransportEvent?
+    /// Stops the transfer; pending and later calls to ``nextEvent()`` throw `cancelled`.
+    func cancel()
+}
+
+/// The events of one transfer as an `AsyncSequence`: iterate it once. Dropping the iterator before the end
+/// cancels the transfer.
+public struct TransportEventStream: AsyncSequence, Sendable {
+    public typealias Element = TransportEvent
+
+    private let source: any TransportEventSource
+
+    /// Creates a stream over `source`.
+    public init(source: any TransportEventSource) { self.source = source }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(lifetime: Lifetime(source)) }
+
+    /// Cancels the transfer from outside the iteration.
+    public func cancel() { source.cancel() }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        fileprivate let lifetime: Lifetime
+
+        public mutating func next() async throws -> TransportEvent? {
+            let event = try await lifetime.source.nextEvent()
+            switch event {
+            case .end?, nil: lifetime.finished = true
+            default: break
+            }
+            return event
+        }
+    }
+
+    /// Cancels the transfer when the last copy of the iterator goes away before the end.
+    fileprivate final class Lifetime {
+        let source: any TransportEventSource
+        var finished = false
+        init(_ source: any TransportEventSource) { self.source = source }
+        deinit { if !finished { source.cancel() } }
+    }
+}
+
+extension TransportEventStream {
+    /// A stream that throws `error` at once: for requests refused before anything was sent.
+    public init(failing error: TransportError) { self.init(source: FailedEventSource(error: error)) }
+}
+
+/// An event source that only throws its error.
+private final class FailedEventSource: TransportEventSource {
+    let error: TransportError
+    init(error: TransportError) { self.error = error }
+    func nextEvent() async throws(TransportError) -> TransportEvent? { throw error }
+    func cancel() {}
+}

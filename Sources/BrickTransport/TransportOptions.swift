@@ -1,0 +1,32 @@
+/// How one transfer behaves: timeouts, redirects, size caps and TLS trust.
+///
+/// The defaults are safe for calling APIs: TLS verification is always on, only http and https are spoken,
+/// at most 10 redirects are followed, and a collected body may not exceed 64 MiB.
+public struct TransportOptions: Sendable, Equatable {
+    /// How long a connection may take to set up (DNS, TCP and TLS). Default is 30 seconds.
+    public var connectTimeout: Duration = .seconds(30)
+    /// How long the whole request may take, or `nil` for no limit. Default is `nil`; the low-speed limit
+    /// still ends a stalled transfer.
+    public var timeout: Duration?
+    /// A transfer slower than ``lowSpeedLimit`` bytes per second for ``lowSpeedTime`` is ended as stalled.
+    /// Default is 1 byte/s for 60 s; `nil` disables the check.
+    public var lowSpeedLimit: Int? = 1
+    /// See ``lowSpeedLimit``. Default is 60 seconds.
+    public var lowSpeedTime: Duration = .seconds(60)
+    /// Whether redirects are followed. Default is `true`.
+    public var followRedirects = true
+    /// How many redirects are followed at most. Default is 10.
+    public var maxRedirects = 10
+    /// The largest body ``TransportTransfer/response()`` collects in memory; a larger one fails with
+    /// ``TransportError/Kind/responseTooLarge``. Default is 64 MiB. Streamed bodies have no cap.
+    public var maxBodySize = 64 << 20
+    /// Whether to ask for compressed bodies (gzip, deflate, br, zstd) and decompress them. Default is `true`.
+    public var automaticDecompression = true
+    /// A PEM file of certificate authorities to trust instead of the system's. Default is `nil`.
+    public var caBundlePath: String?
+    /// Bytes buffered for a streaming consumer before the transfer is paused. Default is 1 MiB.
+    public var streamBufferSize = 1 << 20
+
+    /// The default options.
+    public init() {}
+}

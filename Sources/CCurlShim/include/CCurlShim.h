@@ -1,0 +1,34 @@
+// Non-variadic wrappers around libcurl's variadic calls, so that Swift can call them.
+// No logic lives here: every function forwards its arguments to one libcurl call.
+#ifndef BRICK_CURL_SHIM_H
+#define BRICK_CURL_SHIM_H
+
+#include <curl/curl.h>
+
+#pragma clang assume_nonnull begin
+
+typedef size_t (*brick_data_callback)(char *_Nullable data, size_t size, size_t count, void *_Nullable context);
+typedef int (*brick_progress_callback)(void *_Nullable context, curl_off_t dltotal, curl_off_t dlnow,
+                                       curl_off_t ultotal, curl_off_t ulnow);
+
+CURLcode brick_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode brick_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode brick_easy_setopt_string(CURL *handle, CURLoption option, const char *_Nullable value);
+CURLcode brick_easy_setopt_pointer(CURL *handle, CURLoption option, void *_Nullable value);
+CURLcode brick_easy_setopt_data_callback(CURL *handle, CURLoption option, brick_data_callback _Nullable callback);
+CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callback _Nullable callback);
+
+CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode brick_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull value);
+CURLcode brick_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable *_Nonnull value);
+
+CURLMcode brick_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
+
+/// Reads one finished transfer from the multi handle. Returns 1 and fills `easy` and `result` when a
+/// CURLMSG_DONE message was read, 0 when the queue is empty (other message kinds are skipped).
+int brick_multi_next_done(CURLM *multi, CURL *_Nullable *_Nonnull easy, CURLcode *result);
+
+#pragma clang assume_nonnull end
+
+#endif
