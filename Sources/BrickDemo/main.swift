@@ -1,1 +1,50 @@
-print("demo")
+import BrickRequest
+import Dispatch
+import Glibc
+
+/// Prints one outcome: status, value or error, and the timings.
+func report<Value>(_ title: String, _ outcome: DataResponse<Value>) {
+    let status = outcome.statusCode.map { "HTTP \($0)" } ?? "no response"
+    print("\(title)\n  \(status)")
+    switch outcome.result {
+    case .success(let value): print("  value: \(value)")
+    case .failure(let error): print("  error: \(error)")
+    }
+    if let metrics = outcome.metrics {
+        let format = { (duration: Duration) in
+            "\(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000) µs"
+        }
+        print("  timings: dns \(format(metrics.dns)), connect \(format(metrics.connect)), "
+            + "first byte \(format(metrics.firstByte)), total \(format(metrics.total)), "
+            + "reused connection: \(metrics.reusedConnection)")
+    }
+}
+
+guard let server = demoServer else {
+    print("brick-demo: could not start the embedded server on a loopback port")
+    exit(1)
+}
+print("BrickRequest demo — embedded server at \(server.baseURL), \(CurlTransport.libcurlVersion)\n")
+
+// The seed's callback style: response { } then resume(); the handler runs on the queue we name.
+await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    GetUser(userID: 100).response(queue: .global()) { outcome in
+        report("GetUser(userID: 100) — callback style", outcome)
+        done.resume()
+    }.resume()
+}
+
+// async/await.
+report("GetUser(userID: 7) — async/await", await GetUser(userID: 7).dataResponse())
+report("GetUserProfile(userID: 42) — Decodable", await GetUserProfile(userID: 42).dataResponse())
+report("CreateUser — POST form body", await CreateUser(name: "Ada Lovelace", age: nil).dataResponse())
+report("GetStatus(code: 503) — any status is a response", await GetStatus(code: 503).dataResponse())
+report("GetNowhere — nothing listens there", await GetNowhere().dataResponse())
+
+do {
+    let user = try await GetUser(userID: 1).response()
+    print("\ntry await GetUser(userID: 1).response() → name = \(user["name"]?.stringValue ?? "?")")
+} catch {
+    print("\nunexpected failure: \(error)")
+}
+server.stop()

@@ -1,0 +1,44 @@
+import LoopbackServer
+
+/// The demo's own server on a free loopback port: the embedded default, so that no internet is needed.
+/// Started on first use.
+let demoServer: LoopbackServer? = try? LoopbackServer(handler: DemoRoutes.handle)
+
+/// `http://127.0.0.1:<port><path>` of the demo server.
+func demoURL(_ path: String) -> String { (demoServer?.baseURL ?? "http://127.0.0.1:1") + path }
+
+/// A tiny API: users, an echo, status codes.
+enum DemoRoutes {
+    static func handle(_ request: ServerRequest) -> ServerResponse {
+        let parts = request.path.split(separator: "/").map(String.init)
+        switch (request.method, parts.first, parts.count) {
+        case ("GET", "users", 2):
+            guard let id = Int(parts[1]) else { return .json(#"{"error":"bad id"}"#, status: 400) }
+            return .json(#"{"id":\#(id),"name":"User \#(id)","email":"user\#(id)@example.com"}"#)
+        case ("GET", "get", 1):
+            return .json(#"{"args":\#(pairsJSON(request.query)),"user_agent":"\#(request.header("User-Agent") ?? "")"}"#)
+        case ("POST", "users", 1):
+            let form = pairsJSON(String(decoding: request.body, as: UTF8.self))
+            return .json(#"{"created":true,"form":\#(form)}"#, status: 201)
+        case (_, "status", 2):
+            return .text("status \(parts[1])\n", status: Int(parts[1]) ?? 400)
+        default:
+            return .text("not found\n", status: 404)
+        }
+    }
+
+    /// `a=1&b=x%20y` as a JSON object of strings (values kept percent-encoded, quotes escaped).
+    private static func pairsJSON(_ encoded: String) -> String {
+        let members = encoded.split(separator: "&").map { pair -> String in
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "\"", with: "\\\"") }
+            return "\"\(parts[0])\":\"\(parts.count > 1 ? parts[1] : "")\""
+        }
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}
+
+extension Substring {
+    fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
+        map { $0 == target ? replacement : String($0) }.joined()
+    }
+}

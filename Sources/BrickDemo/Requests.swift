@@ -1,0 +1,59 @@
+import BrickRequest
+
+/// The seed's example, with the class signature exactly as its README writes it.
+final class GetUser: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, JSONResponseType {
+    let userID: Int
+
+    var URLString: String { demoURL("/users/\(userID)") }
+
+    init(userID: Int) {
+        self.userID = userID
+        var parameter = ParameterBuilder()
+        parameter.add(TextParameter(value: userID, name: "userID"))
+        super.init(parameterBuilder: parameter)
+    }
+}
+
+/// A user, decoded by `DecodableResponseType`.
+struct User: Decodable, Sendable {
+    let id: Int
+    let name: String
+    let email: String
+}
+
+/// The same call, decoded into a struct.
+final class GetUserProfile: Component, GETRequestType, APISessionRequestType, NonAutoRetryType, DecodableResponseType {
+    typealias SerializedObject = User
+    let userID: Int
+    var URLString: String { demoURL("/users/\(userID)") }
+    init(userID: Int) {
+        self.userID = userID
+        super.init()
+    }
+}
+
+/// A POST with a form body built from text parameters.
+final class CreateUser: Component, POSTRequestType, APISessionRequestType, NonAutoRetryType, JSONResponseType {
+    var URLString: String { demoURL("/users") }
+    init(name: String, age: Int?) {
+        super.init(parameterBuilder: ParameterBuilder {
+            TextParameter(name, name: "name")
+            TextParameter(value: age, name: "age", catchOnNil: "unknown")
+        })
+    }
+}
+
+/// Any status code, as text.
+final class GetStatus: Component, GETRequestType, APISessionRequestType, StringResponseType {
+    let code: Int
+    var URLString: String { demoURL("/status/\(code)") }
+    init(code: Int) {
+        self.code = code
+        super.init()
+    }
+}
+
+/// A call to a port where nothing listens: shows the typed error.
+final class GetNowhere: Component, GETRequestType, APISessionRequestType, DataResponseType {
+    var URLString: String { "http://127.0.0.1:1/nothing" }
+}
