@@ -1,4 +1,4 @@
-public import BrickTransport
+
 
 /// The libcurl transport: one engine thread driving curl's multi interface for many concurrent transfers,
 /// reusing connections across all of them.

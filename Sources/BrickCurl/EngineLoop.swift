@@ -11,13 +11,11 @@ final class EngineLoop {
     private let configuration: CurlTransport.Configuration
     private var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
-    private var pool: EasyHandlePool
 
     init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration) {
         self.multi = multi
         self.mailbox = mailbox
         self.configuration = configuration
-        self.pool = EasyHandlePool(limit: configuration.maxConnections)
     }
 
     func run() {
@@ -55,19 +53,19 @@ final class EngineLoop {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        guard let handle = pool.take() else {
+        guard let handle = EasyHandle.make() else {
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
         let easy = EasyTransfer(handle: handle, transfer: transfer)
         do {
             try easy.configure(receiveBufferSize: configuration.receiveBufferSize)
         } catch {
-            pool.recycle(handle)
+            handle.destroy()
             return deliver(transfer, failure: error)
         }
         let added = curl_multi_add_handle(multi, handle.raw)
         guard added == CURLM_OK else {
-            pool.recycle(handle)
+            handle.destroy()
             let message = String(cString: curl_multi_strerror(added))
             return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
         }
@@ -99,12 +97,12 @@ final class EngineLoop {
         }
     }
 
-    /// Takes the transfer out of the multi handle (no callback fires after this) and recycles its handle.
+    /// Takes the transfer out of the multi handle (no callback fires after this) and frees its handle.
     private func remove(_ easy: EasyTransfer) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byHandle[easy.handle.raw] = nil
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        pool.recycle(easy.handle)
+        easy.handle.destroy()
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
@@ -123,7 +121,6 @@ final class EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: stopped)
         }
-        pool.drain()
         curl_multi_cleanup(multi)
     }
 }

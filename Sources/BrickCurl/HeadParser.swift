@@ -10,7 +10,7 @@ struct HeadParser {
 
     /// Feeds one header line, with or without its trailing CRLF.
     mutating func feed(_ rawLine: Substring) {
-        let line = rawLine.trimmingSuffix { $0 == "\r" || $0 == "\n" }
+        let line = rawLine.trimmingSuffix { $0.isNewline }
         if line.hasPrefix("HTTP/") {
             head = Self.parseStatusLine(line)
         } else if line.isEmpty {

@@ -1,0 +1,62 @@
+import BrickCurl
+import Foundation
+import LoopbackServer
+import Synchronization
+import TestServers
+import Testing
+
+@Suite struct MethodAndEchoTests {
+    @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"])
+    func sendsEveryMethodOnTheRequestLine(method: String) async throws {
+        let seen = Mutex<[String]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append(request.method) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let response = try await send(server.baseURL + "/method", method: HTTPMethod(method))
+        #expect(response.head.status == 200)
+        #expect(seen.withLock { $0 } == [method])
+        #expect(response.body.count == (method == "HEAD" ? 0 : 2))
+    }
+
+    @Test(arguments: ["POST", "PUT", "PATCH", "DELETE"])
+    func echoesBodyOfMethodsWithBodies(method: String) async throws {
+        let body = Data("name=Ada&lang=swift".utf8)
+        let response = try await send(
+            try httpbin().url("/anything"), method: HTTPMethod(method),
+            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: body)
+        let echo = try json(response)
+        #expect(echo["method"] as? String == method)
+        #expect(echo["form"] as? [String: String] == ["name": "Ada", "lang": "swift"])
+    }
+
+    @Test func echoesTheQuery() async throws {
+        let response = try await send(try httpbin().url("/get?a=1&b=two%20words&c=%E2%9C%93"))
+        #expect(try json(response)["args"] as? [String: String] == ["a": "1", "b": "two words", "c": "✓"])
+    }
+
+    @Test func sendsHeadersAsWritten() async throws {
+        let response = try await send(try httpbin().url("/headers"), headers: ["X-Brick": "red", "Accept": "application/json"])
+        let headers = try #require(try json(response)["headers"] as? [String: String])
+        #expect(headers["X-Brick"] == "red")
+        #expect(headers["Accept"] == "application/json")
+        #expect(headers["Expect"] == nil)
+    }
+
+    @Test func sendsAnEmptyHeaderValue() async throws {
+        let response = try await send(try httpbin().url("/headers"), headers: ["X-Empty": ""])
+        let headers = try #require(try json(response)["headers"] as? [String: String])
+        #expect(headers["X-Empty"] == "")
+    }
+
+    @Test func aBinaryBodyArrivesByteForByte() async throws {
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let response = try await send(
+            try httpbin().url("/anything"), method: .post, headers: ["Content-Type": "application/octet-stream"], body: bytes)
+        let echoed = try #require(try json(response)["data"] as? String)
+        let prefix = "data:application/octet-stream;base64,"
+        #expect(echoed.hasPrefix(prefix))
+        #expect(Data(base64Encoded: String(echoed.dropFirst(prefix.count))) == bytes)
+    }
+}

@@ -1,0 +1,82 @@
+@testable import BrickCurl
+import Testing
+
+@Suite struct HeadParserTests {
+    @Test func keepsOnlyTheLastHeadAfterContinueAndRedirects() {
+        var parser = HeadParser()
+        for line in ["HTTP/1.1 100 Continue\r\n", "\r\n", "HTTP/1.1 302 Found\r\n", "Location: /x\r\n", "\r\n",
+                     "HTTP/1.1 200 OK\r\n", "Content-Type: text/plain\r\n", "X-Two: a\r\n", "X-Two: b\r\n", "\r\n"] {
+            parser.feed(line[...])
+        }
+        #expect(parser.head?.status == 200)
+        #expect(parser.head?.reason == "OK")
+        #expect(parser.head?.headers["location"] == nil)
+        #expect(parser.head?.headers["content-type"] == "text/plain")
+        #expect(parser.head?.headers.values(for: "x-two") == ["a", "b"])
+    }
+
+    @Test func parsesHTTP2StatusLineWithoutReason() {
+        let head = HeadParser.parseStatusLine("HTTP/2 204")
+        #expect(head.status == 204)
+        #expect(head.version == "2")
+        #expect(head.reason == "")
+    }
+
+    @Test func joinsFoldedContinuationLines() {
+        var parser = HeadParser()
+        for line in ["HTTP/1.1 200 OK\r\n", "X-Long: first\r\n", "\t second\r\n"] { parser.feed(line[...]) }
+        #expect(parser.head?.headers["X-Long"] == "first second")
+    }
+
+    @Test func aMalformedStatusBecomesZeroNotACrash() {
+        #expect(HeadParser.parseStatusLine("HTTP/1.1 abc nope").status == 0)
+        #expect(HeadParser.parseStatusLine("HTTP/").status == 0)
+    }
+}
+
+@Suite struct CurlErrorMappingTests {
+    typealias Context = CurlErrorMapping.Context
+
+    @Test(arguments: [
+        (7, Int32(111), true, TransportError.Kind.connectionRefused),
+        (7, 101, false, .networkUnreachable),
+        (7, 113, false, .networkUnreachable),
+        (7, 110, false, .connectTimeout),
+        (6, 0, false, .cannotResolveHost),
+        (28, 110, false, .connectTimeout),
+        (28, 0, true, .timedOut),
+        (56, 104, true, .connectionLost),
+        (18, 0, true, .connectionLost),
+        (52, 0, true, .connectionLost),
+        (60, 0, true, .tlsFailure),
+        (35, 0, true, .tlsFailure),
+        (47, 0, true, .tooManyRedirects),
+        (1, 0, true, .redirectRefused),
+        (63, 0, true, .responseTooLarge),
+        (8, 0, true, .invalidResponse),
+        (3, 0, false, .invalidURL),
+    ])
+    func classifiesCurlCodes(code: Int, errno: Int32, connected: Bool, expected: TransportError.Kind) {
+        let context = Context(osErrno: errno, connected: connected)
+        #expect(CurlErrorMapping.kind(code: code, message: "", context: context) == expected)
+    }
+
+    @Test func aLowSpeedAbortIsStalledNotTimedOut() {
+        let kind = CurlErrorMapping.kind(
+            code: 28, message: "Operation too slow. Less than 100 bytes/sec transferred", context: Context(connected: true))
+        #expect(kind == .stalled)
+    }
+
+    @Test func theCapAndCancellationWinOverTheWriteError() {
+        #expect(CurlErrorMapping.kind(code: 23, message: "", context: Context(exceededCap: true)) == .responseTooLarge)
+        #expect(CurlErrorMapping.kind(code: 23, message: "", context: Context(cancelled: true)) == .cancelled)
+        #expect(CurlErrorMapping.kind(code: 23, message: "", context: Context()) == .other)
+    }
+
+    @Test func keepsCodeErrnoAndMessage() {
+        let error = CurlErrorMapping.error(code: 7, message: "refused", context: Context(osErrno: 111))
+        #expect(error.curlCode == 7)
+        #expect(error.osErrno == 111)
+        #expect(error.message == "refused")
+    }
+}

@@ -1,0 +1,75 @@
+import Glibc
+
+/// A helper process (a server, openssl) started with `posix_spawn`, an empty signal mask and default
+/// signal actions, so that it obeys SIGTERM even when spawned from a Swift concurrency thread.
+public final class ChildProcess: Sendable {
+    public let pid: Int32
+
+    /// Starts `arguments[0]` (a path) with `arguments`, the current environment plus `environment`, output
+    /// to `logPath`, and `inheritedSocket` (if any) as file descriptor 3.
+    public init(_ arguments: [String], environment: [String: String] = [:], logPath: String,
+                inheritedSocket: Int32? = nil) throws(TestServerError) {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
+
+        var merged: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+            cursor += 1
+        }
+        merged.merge(environment) { $1 }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw TestServerError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        self.pid = pid
+    }
+
+    /// Waits for the process to end and returns its exit status.
+    @discardableResult
+    public func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
+    /// Sends SIGTERM and waits for the process to end.
+    public func terminate() {
+        kill(pid, SIGTERM)
+        wait()
+    }
+
+    /// Runs a command to its end; throws unless it exits with 0.
+    public static func run(_ arguments: [String], logPath: String = "/dev/null") throws(TestServerError) {
+        let status = try ChildProcess(arguments, logPath: logPath).wait()
+        guard status == 0 else { throw TestServerError("\(arguments.joined(separator: " ")) exited with \(status)") }
+    }
+}
+
+/// Why a test server could not be started.
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

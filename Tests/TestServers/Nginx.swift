@@ -1,0 +1,87 @@
+import Glibc
+
+/// nginx (Debian's) on two free loopback ports: plain HTTP/1.1 and HTTP/2 over TLS with a self-signed
+/// certificate made at start. It serves a 100-byte file, a large sparse file, and logs each request's
+/// connection number so that tests can count connections.
+public final class Nginx: Sendable {
+    public let port: Int
+    public let tlsPort: Int
+    /// The self-signed certificate (PEM): the CA bundle a client must trust for ``tlsPort``.
+    public let certificatePath: String
+    public let directory: String
+    /// Size of `/big.bin`.
+    public static let bigFileSize = 256 << 20
+    private let process: ChildProcess
+
+    /// The one nginx of this test process, started on first use and stopped when the process exits.
+    public static let shared: Result<Nginx, TestServerError> = {
+        let result = Result { () throws(TestServerError) in try Nginx() }
+        atexit { if case .success(let server) = Nginx.shared { server.stop() } }
+        return result
+    }()
+
+    public init() throws(TestServerError) {
+        guard let nginx = Paths.executable("nginx"), let openssl = Paths.executable("openssl") else {
+            throw TestServerError("nginx or openssl is missing: run the README's test command (make test)")
+        }
+        directory = try Paths.scratchDirectory("nginx")
+        let www = directory + "/www"
+        mkdir(www, 0o755)
+        try Paths.write(String(repeating: "x", count: 100), to: www + "/small")
+        guard let big = fopen(www + "/big.bin", "w") else { throw TestServerError("cannot create big.bin") }
+        ftruncate(fileno(big), off_t(Self.bigFileSize))
+        fclose(big)
+        chmod(www + "/big.bin", 0o644)
+        certificatePath = directory + "/cert.pem"
+        try ChildProcess.run([
+            openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout", directory + "/key.pem", "-out", certificatePath,
+        ], logPath: directory + "/openssl.log")
+        port = try Sockets.closedPort()
+        tlsPort = try Sockets.closedPort()
+        try Paths.write(Self.configuration(directory: directory, port: port, tlsPort: tlsPort), to: directory + "/nginx.conf")
+        process = try ChildProcess([nginx, "-p", directory, "-c", directory + "/nginx.conf"], logPath: directory + "/stdout.log")
+        try Sockets.waitUntilAccepting(port: port, child: process)
+        try Sockets.waitUntilAccepting(port: tlsPort, child: process)
+    }
+
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    /// `https://localhost:<tlsPort><path>`.
+    public func tlsURL(_ path: String) -> String { "https://localhost:\(tlsPort)\(path)" }
+
+    /// One line per request served so far: `connection-number protocol status uri`.
+    public func accessLog() -> [Substring] { Paths.read(directory + "/access.log").split(separator: "\n") }
+
+    public func stop() { process.terminate() }
+
+    static func configuration(directory: String, port: Int, tlsPort: Int) -> String {
+        """
+        worker_processes 1;
+        daemon off;
+        pid \(directory)/nginx.pid;
+        error_log \(directory)/error.log warn;
+        events { worker_connections 1024; }
+        http {
+            log_format conn '$connection $server_protocol $status $request_uri';
+            access_log \(directory)/access.log conn;
+            client_body_temp_path \(directory)/body; proxy_temp_path \(directory)/proxy;
+            fastcgi_temp_path \(directory)/fastcgi; uwsgi_temp_path \(directory)/uwsgi; scgi_temp_path \(directory)/scgi;
+            keepalive_requests 100000;
+            default_type application/octet-stream;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(directory)/www;
+                location /status { stub_status; }
+            }
+            server {
+                listen 127.0.0.1:\(tlsPort) ssl http2;
+                ssl_certificate \(directory)/cert.pem;
+                ssl_certificate_key \(directory)/key.pem;
+                root \(directory)/www;
+            }
+        }
+        """
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+
+/// Loopback sockets for tests: listeners on free ports, closed ports, a listener that never accepts.
+public enum Sockets {
+    /// A socket bound to 127.0.0.1 on a free port and listening; returns the descriptor and the port.
+    public static func listener(backlog: Int32 = 128) throws(TestServerError) -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestServerError("socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && listen(fd, backlog) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard ok else {
+            close(fd)
+            throw TestServerError("bind/listen failed: \(String(cString: strerror(errno)))")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port on which nothing listens (bound, then closed): connecting is refused.
+    public static func closedPort() throws(TestServerError) -> Int {
+        let (fd, port) = try listener()
+        close(fd)
+        return port
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
+    public static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Waits until `port` accepts connections or `child` has exited, polling the condition itself.
+    public static func waitUntilAccepting(port: Int, child: ChildProcess, within seconds: Int = 30) throws(TestServerError) {
+        let deadline = monotonicSeconds() + Double(seconds)
+        while !accepts(port: port) {
+            var status: Int32 = 0
+            if waitpid(child.pid, &status, WNOHANG) == child.pid { throw TestServerError("the server exited at start") }
+            guard monotonicSeconds() < deadline else { throw TestServerError("port \(port) never accepted") }
+            sched_yield()
+            usleep(5_000)  // a polling interval while re-checking the real condition, not a wait for it
+        }
+    }
+
+    /// A listener with a backlog of one that never accepts, its queue filled, so that the kernel drops
+    /// further SYNs: a connection attempt to it hangs until the client's connect timeout.
+    public static func blackhole() throws(TestServerError) -> (port: Int, close: @Sendable () -> Void) {
+        let (fd, port) = try listener(backlog: 0)
+        var fillers: [Int32] = []
+        for _ in 0..<8 {
+            let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            fillers.append(client)
+        }
+        let all = fillers + [fd]
+        return (port, { all.forEach { _ = Glibc.close($0) } })
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
