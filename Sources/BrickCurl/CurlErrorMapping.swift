@@ -5,7 +5,7 @@ enum CurlErrorMapping {
     /// What the engine knows about a failed transfer besides curl's code.
     struct Context {
         var osErrno: Int32 = 0
-        /// Whether a connection had been made (`CURLINFO_CONNECT_TIME` > 0).
+        /// Whether a connection had been made or reused (connect or pre-transfer time > 0).
         var connected = false
         /// Whether the engine aborted the body because it passed the size cap.
         var exceededCap = false

@@ -27,7 +27,8 @@ extension EasyTransfer {
     func readFailureContext() -> CurlErrorMapping.Context {
         var context = CurlErrorMapping.Context()
         context.osErrno = Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO))
-        context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0
+        // A reused connection has no connect time of its own, but it did reach the request phase.
+        context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0 || offset(CURLINFO_PRETRANSFER_TIME_T) > 0
         context.exceededCap = exceededCap
         context.cancelled = transfer.isCancelled
         return context

@@ -1,0 +1,71 @@
+import BrickCore
+import Synchronization
+
+/// One request sent to a ``StubTransport``: validated like a real one, answered from the stubs.
+final class StubTransfer: TransportTransfer, TransportEventSource {
+    private struct State {
+        var started = false
+        var cancelled = false
+        var waiter: UnsafeContinuation<Void, Never>?
+        var pending: [TransportEvent] = []
+    }
+
+    private let request: TransportRequest
+    private let transport: StubTransport
+    private let state = Mutex(State())
+
+    init(request: TransportRequest, transport: StubTransport) {
+        self.request = request
+        self.transport = transport
+    }
+
+    func response() async throws(TransportError) -> TransportResponse {
+        let alreadyStarted = state.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        guard !alreadyStarted else { throw TransportError(.invalidRequest, message: "a transfer can be started once") }
+        if Task.isCancelled || state.withLock({ $0.cancelled }) { throw .cancelled }
+        try request.validate()
+        switch transport.reply(for: request) {
+        case .response(let response):
+            if state.withLock({ $0.cancelled }) { throw .cancelled }
+            return response
+        case .failure(let error):
+            throw error
+        case .never:
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation { waiter in
+                    let cancelled = state.withLock { state in
+                        if !state.cancelled { state.waiter = waiter }
+                        return state.cancelled
+                    }
+                    if cancelled { waiter.resume() }
+                }
+            } onCancel: {
+                cancel()
+            }
+            throw .cancelled
+        }
+    }
+
+    func events() -> TransportEventStream { TransportEventStream(source: self) }
+
+    func nextEvent() async throws(TransportError) -> TransportEvent? {
+        if state.withLock({ !$0.started }) {
+            let response = try await self.response()
+            state.withLock { $0.pending = [.head(response.head), .body(response.body), .end(response.metrics)] }
+        }
+        if state.withLock({ $0.cancelled }) { throw .cancelled }
+        return state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+    }
+
+    func cancel() {
+        let waiter = state.withLock { state in
+            state.cancelled = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}

@@ -1,0 +1,75 @@
+@testable import BrickCore
+import Testing
+
+@Suite struct ParameterTests {
+    @Test func percentEncodesReservedCharactersUnicodePlusAndSpace() {
+        #expect(PercentEncoding.encode("a b+c&d=e/f?g#h%") == "a%20b%2Bc%26d%3De%2Ff%3Fg%23h%25")
+        #expect(PercentEncoding.encode("é✓") == "%C3%A9%E2%9C%93")
+        #expect(PercentEncoding.encode("AZaz09-._~") == "AZaz09-._~")
+    }
+
+    @Test func encodesEveryValueKind() {
+        let builder = ParameterBuilder {
+            TextParameter("s", name: "string")
+            TextParameter(Int8(-8), name: "i8")
+            TextParameter(Int16(16), name: "i16")
+            TextParameter(Int32(32), name: "i32")
+            TextParameter(Int64.max, name: "i64")
+            TextParameter(UInt8(8), name: "u8")
+            TextParameter(UInt16(16), name: "u16")
+            TextParameter(UInt32(32), name: "u32")
+            TextParameter(UInt64.max, name: "u64")
+            TextParameter(UInt(7), name: "u")
+            TextParameter(-3, name: "int")
+            TextParameter(Float(1.5), name: "float")
+            TextParameter(0.25, name: "double")
+            TextParameter(true, name: "yes")
+            TextParameter(false, name: "no")
+        }
+        #expect(builder.urlEncoded() == "string=s&i8=-8&i16=16&i32=32&i64=9223372036854775807&u8=8&u16=16&u32=32"
+            + "&u64=18446744073709551615&u=7&int=-3&float=1.5&double=0.25&yes=true&no=false")
+    }
+
+    @Test func aNilValueSendsItsFallbackOrNothing() {
+        let missing: Int? = nil
+        var builder = ParameterBuilder()
+        builder.add(TextParameter(value: missing, name: "page", catchOnNil: 1))
+        builder.add(TextParameter(value: missing, name: "gone"))
+        builder.add(TextParameter(value: Optional(5), name: "size", catchOnNil: 10))
+        #expect(builder.urlEncoded() == "page=1&size=5")
+    }
+
+    @Test func theBuilderTakesConditionsAndLoops() {
+        let tags = ["a", "b"]
+        let flag = false
+        let builder = ParameterBuilder {
+            for tag in tags { TextParameter(tag, name: "tag") }
+            if flag { TextParameter("x", name: "flag") } else { TextParameter("y", name: "flag") }
+        }
+        #expect(builder.urlEncoded() == "tag=a&tag=b&flag=y")
+    }
+
+    @Test func anAllNilBuilderIsEmpty() {
+        let none: String? = nil
+        #expect(ParameterBuilder { TextParameter(value: none, name: "n") }.isEmpty)
+        #expect(!ParameterBuilder { TextParameter("v", name: "n") }.isEmpty)
+    }
+}
+
+@Suite struct URLResolutionTests {
+    @Test(arguments: [
+        ("/users/1", "https://api.test", "https://api.test/users/1"),
+        ("users/1", "https://api.test/", "https://api.test/users/1"),
+        ("/users/1", "https://api.test/", "https://api.test/users/1"),
+        ("users/1", "https://api.test/v2", "https://api.test/v2/users/1"),
+        ("https://other.test/x", "https://api.test", "https://other.test/x"),
+        ("", "https://api.test", "https://api.test"),
+    ] as [(String, String?, String)])
+    func joinsBaseAndPath(path: String, base: String?, expected: String) {
+        #expect(URLResolution.resolve(path, against: base) == expected)
+    }
+
+    @Test func withoutABaseThePathIsTheURL() {
+        #expect(URLResolution.resolve("https://a.test/p", against: nil) == "https://a.test/p")
+    }
+}

@@ -1,0 +1,81 @@
+import BrickTransport
+import Testing
+
+@Suite struct HTTPHeadersTests {
+    @Test func looksUpNamesCaseInsensitively() {
+        let headers: HTTPHeaders = ["Content-Type": "text/plain"]
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers["CONTENT-TYPE"] == "text/plain")
+    }
+
+    @Test func settingReplacesEveryFieldOfThatNameInPlace() {
+        var headers = HTTPHeaders()
+        headers.add(name: "A", value: "1")
+        headers.add(name: "X", value: "1")
+        headers.add(name: "B", value: "2")
+        headers.add(name: "x", value: "2")
+        headers["X"] = "3"
+        #expect(headers.fields.map(\.name) == ["A", "X", "B"])
+        #expect(headers.values(for: "x") == ["3"])
+        headers["x"] = nil
+        #expect(headers.fields.map(\.name) == ["A", "B"])
+    }
+
+    @Test func mergeLetsTheOtherSideWin() {
+        var base: HTTPHeaders = ["User-Agent": "a", "Accept": "*/*"]
+        base.merge(["user-agent": "b", "X-New": "1"])
+        #expect(base["User-Agent"] == "b")
+        #expect(base["Accept"] == "*/*")
+        #expect(base["X-New"] == "1")
+        #expect(base.count == 3)
+    }
+
+    @Test(arguments: ["a\r\nb", "a\nb", "a\rb", "a\u{0}b"])
+    func refusesControlCharactersInValues(value: String) {
+        let headers: HTTPHeaders = ["X": value]
+        #expect(throws: TransportError.self) { try headers.validate() }
+    }
+
+    @Test(arguments: ["", "Bad Name", "Colon:", "Ünicode", "a\r\nb"])
+    func refusesNamesThatAreNotTokens(name: String) throws {
+        var headers = HTTPHeaders()
+        headers.add(name: name, value: "v")
+        let error = try #require(throws: TransportError.self) { try headers.validate() }
+        #expect(error.kind == .invalidHeader)
+    }
+
+    @Test func acceptsOrdinaryHeaders() throws {
+        let headers: HTTPHeaders = ["X-Custom_Header.1": "value with spaces, commas; and \"quotes\"", "Accept": ""]
+        try headers.validate()
+    }
+}
+
+@Suite struct TransportRequestTests {
+    @Test(arguments: ["http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/"])
+    func acceptsHTTPURLs(url: String) throws {
+        try TransportRequest(url: url).validate()
+    }
+
+    @Test(arguments: [
+        ("ftp://example.com/", TransportError.Kind.unsupportedScheme), ("file:///etc/passwd", .unsupportedScheme),
+        ("example.com/path", .invalidURL), ("http://", .invalidURL), ("http:///path", .invalidURL),
+        ("http://exa mple.com/", .invalidURL), ("http://example.com/\r\nX: y", .invalidURL), ("", .invalidURL),
+    ])
+    func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
+        let error = try #require(throws: TransportError.self) { try TransportRequest(url: url).validate() }
+        #expect(error.kind == kind)
+    }
+
+    @Test func refusesAMethodThatIsNotAToken() throws {
+        let error = try #require(throws: TransportError.self) {
+            try TransportRequest(method: HTTPMethod("GET /x HTTP/1.1\r\n"), url: "http://a/").validate()
+        }
+        #expect(error.kind == .invalidRequest)
+    }
+
+    @Test func parametersGoInTheQueryOnlyForGETHeadAndDelete() {
+        let inQuery = [HTTPMethod.get, .head, .delete, .post, .put, .patch, .options, .trace, .connect]
+            .filter { $0.encodesParametersInQuery }
+        #expect(inQuery == [.get, .head, .delete])
+    }
+}
