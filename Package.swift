@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "Bricks", targets: ["Bricks"]),
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
+        .executable(name: "brick-bench", targets: ["BrickBench"]),
     ],
     targets: [
         // libcurl, as Debian's libcurl4-openssl-dev installs it.
@@ -46,6 +47,8 @@ let package = Package(
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
+        // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
+        .executableTarget(name: "BrickBench", dependencies: ["BrickRequest"], swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", path: "Tests/TestServers", swiftSettings: strictTests),

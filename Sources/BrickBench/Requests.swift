@@ -1,0 +1,25 @@
+import BrickRequest
+
+/// The benchmark's session: default pool (64 connections per host), default options.
+let benchSession = Session()
+
+/// S1, S2, S3: a GET whose body is collected (or streamed) as raw bytes.
+final class BenchGet: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
+    static var customSession: Session { benchSession }
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init()
+    }
+}
+
+/// S4: a POST with a 1 KiB form body (`b=` and 1022 bytes).
+final class BenchPost: Component, POSTRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
+    static var customSession: Session { benchSession }
+    static let payload = ParameterBuilder { TextParameter(String(repeating: "x", count: 1022), name: "b") }
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init(parameterBuilder: Self.payload)
+    }
+}

@@ -1,0 +1,112 @@
+import BrickRequest
+import FoundationEssentials
+import Glibc
+
+// brick-bench SCENARIO URL N [CONCURRENCY]: the benchmark referee's contract (../shared/bench-anchors), run
+// through the full brick path: a Component with stock bricks → Session → the libcurl engine.
+// Prints: RESULT client=brick scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let count = Int(arguments[3]), ["S1", "S2", "S3", "S4"].contains(arguments[1]) else {
+    warn("usage: brick-bench S1|S2|S3|S4 URL N [CONCURRENCY]")
+    exit(2)
+}
+let scenario = arguments[1]
+let url = arguments[2]
+let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
+
+/// Bytes received and failed requests of one phase.
+struct Tally: Sendable {
+    var bytes = 0
+    var errors = 0
+    static func + (lhs: Tally, rhs: Tally) -> Tally { Tally(bytes: lhs.bytes + rhs.bytes, errors: lhs.errors + rhs.errors) }
+}
+
+func collect(_ outcome: DataResponse<Data>) -> Tally {
+    guard outcome.statusCode == 200, let body = outcome.value else {
+        if let error = outcome.error { warn("brick-bench: \(error)") }
+        return Tally(errors: 1)
+    }
+    return Tally(bytes: body.count)
+}
+
+func sequential(_ n: Int, post: Bool, url: String) async -> Tally {
+    var tally = Tally()
+    for _ in 0..<n {
+        tally = tally + collect(post ? await BenchPost(url: url).dataResponse() : await BenchGet(url: url).dataResponse())
+    }
+    return tally
+}
+
+func concurrent(_ n: Int, width: Int) async -> Tally {
+    await withTaskGroup(of: Tally.self) { group in
+        for worker in 0..<width {
+            let share = n / width + (worker < n % width ? 1 : 0)
+            group.addTask { await sequential(share, post: false, url: url) }
+        }
+        return await group.reduce(Tally(), +)
+    }
+}
+
+func streamed(_ n: Int) async -> Tally {
+    var tally = Tally()
+    for _ in 0..<n {
+        do {
+            for try await event in BenchGet(url: url).stream() {
+                switch event {
+                case .head(let head): if head.status != 200 { tally.errors += 1 }
+                case .body(let chunk): tally.bytes += chunk.count
+                case .end: break
+                }
+            }
+        } catch {
+            warn("brick-bench: \(error)")
+            tally.errors += 1
+        }
+    }
+    return tally
+}
+
+func cpuSeconds() -> (Double, Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return (seconds, usage.ru_maxrss)
+}
+
+// Warm-up, as the other clients do it.
+switch scenario {
+case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
+case "S3":
+    let small = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/") + "/small"
+    _ = await sequential(1, post: false, url: small)
+default: _ = await sequential(100, post: scenario == "S4", url: url)
+}
+
+let (cpuStart, _) = cpuSeconds()
+let start = ContinuousClock.now
+let tally: Tally
+switch scenario {
+case "S2": tally = await concurrent(count, width: concurrency)
+case "S3": tally = await streamed(count)
+default: tally = await sequential(count, post: scenario == "S4", url: url)
+}
+let wall = ContinuousClock.now - start
+let (cpuEnd, maxRSS) = cpuSeconds()
+let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+print("RESULT client=brick scenario=\(scenario) n=\(count) bytes=\(tally.bytes) wall_s=\(format6(wallSeconds)) "
+    + "cpu_s=\(format6(cpuEnd - cpuStart)) maxrss_kb=\(maxRSS) errors=\(tally.errors)")
+exit(tally.errors == 0 ? 0 : 1)
+
+func format6(_ value: Double) -> String {
+    let micros = Int((value * 1e6).rounded())
+    let fraction = String(micros % 1_000_000)
+    return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+}
+
+/// Writes a line to standard error.
+func warn(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
