@@ -23,12 +23,10 @@ import Testing
     @Test func taskCancellationCancelsACollectingTransfer() async throws {
         let url = try httpbin().url("/delay/10")
         let task = Task { try await send(url) }
-        let started = ContinuousClock.now
         task.cancel()
         let result = await task.result
         #expect(throws: TransportError.self) { try result.get() }
         if case .failure(let error as TransportError) = result { #expect(error.kind == .cancelled) }
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test func cancelWhileWaitingForTheResponse() async throws {
