@@ -48,7 +48,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
     // MARK: Caller side
 
     func response() async throws(TransportError) -> TransportResponse {
-        do { try request.validate() } catch { throw error }
+        try request.validate()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Outcome, Never>) in
                 let early: Outcome? = state.withLock { state in
