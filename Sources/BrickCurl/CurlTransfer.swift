@@ -23,7 +23,6 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         var responseWaiter: UnsafeContinuation<Outcome, Never>?
         // stream
         var events: [TransportEvent] = []
-        var nextEvent = 0
         var queuedBytes = 0
         var pausedByEngine = false
         var eventWaiter: UnsafeContinuation<EventOutcome, Never>?
@@ -93,14 +92,8 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<EventOutcome, Never>) in
                 var resumeEngine = false
                 let ready: EventOutcome? = state.withLock { state in
-                    if state.nextEvent < state.events.count {
-                        let event = state.events[state.nextEvent]
-                        state.events[state.nextEvent] = .end(TransferMetrics())  // drop the chunk's storage
-                        state.nextEvent += 1
-                        if state.nextEvent == state.events.count {
-                            state.events.removeAll(keepingCapacity: true)
-                            state.nextEvent = 0
-                        }
+                    if !state.events.isEmpty {
+                        let event = state.events.removeFirst()  // a short queue: the buffer cap bounds it
                         if case .body(let chunk) = event {
                             state.queuedBytes -= chunk.count
                             if state.pausedByEngine && state.queuedBytes <= request.options.streamBufferSize / 2 {
@@ -131,7 +124,6 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
             state.cancelled = true
             state.failure = .cancelled
             state.events.removeAll()
-            state.nextEvent = 0
             defer { state.responseWaiter = nil; state.eventWaiter = nil }
             return (state.mode != nil, state.responseWaiter, state.eventWaiter)
         }
@@ -197,7 +189,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
 extension CurlTransfer.State {
     /// Hands `event` to a waiting consumer, or queues it. Returns the waiter to resume outside the lock.
     fileprivate mutating func deliver(_ event: TransportEvent) -> UnsafeContinuation<CurlTransfer.EventOutcome, Never>? {
-        if let waiter = eventWaiter, nextEvent == events.count {
+        if let waiter = eventWaiter, events.isEmpty {
             eventWaiter = nil
             if case .body(let chunk) = event { queuedBytes -= chunk.count }
             return waiter

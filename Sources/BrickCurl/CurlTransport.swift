@@ -1,5 +1,3 @@
-
-
 /// The libcurl transport: one engine thread driving curl's multi interface for many concurrent transfers,
 /// reusing connections across all of them.
 ///

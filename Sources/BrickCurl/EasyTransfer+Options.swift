@@ -29,7 +29,7 @@ extension EasyTransfer {
         setter.long(CURLOPT_SSL_VERIFYPEER, 1)
         setter.long(CURLOPT_SSL_VERIFYHOST, 2)
         if let caBundle = options.caBundlePath { setter.string(CURLOPT_CAINFO, caBundle) }
-        if request.url.utf8.starts(with: "https".utf8) || request.url.utf8.starts(with: "HTTPS".utf8) {
+        if request.url.prefix(6).lowercased() == "https:" {
             setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             setter.long(CURLOPT_PIPEWAIT, 1)
         }

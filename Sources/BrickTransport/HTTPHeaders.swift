@@ -27,27 +27,25 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The first value of the field named `name` (case-insensitive); setting replaces every field of that
     /// name with one, or removes them all when set to `nil`.
     public subscript(name: String) -> String? {
-        get { fields.first { $0.name.lowercased() == name.lowercased() }?.value }
+        get { fields.first { Self.sameName($0.name, name) }?.value }
         set {
-            let lowered = name.lowercased()
             guard let newValue else {
-                fields.removeAll { $0.name.lowercased() == lowered }
+                fields.removeAll { Self.sameName($0.name, name) }
                 return
             }
-            guard let index = fields.firstIndex(where: { $0.name.lowercased() == lowered }) else {
+            guard let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
                 fields.append(Field(name: name, value: newValue))
                 return
             }
             fields[index].value = newValue
-            let tail = fields[(index + 1)...].filter { $0.name.lowercased() != lowered }
+            let tail = fields[(index + 1)...].filter { !Self.sameName($0.name, name) }
             fields.replaceSubrange((index + 1)..., with: tail)
         }
     }
 
     /// Every value of the fields named `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        let lowered = name.lowercased()
-        return fields.filter { $0.name.lowercased() == lowered }.map(\.value)
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
     }
 
     /// Appends a field, keeping any field of the same name.
@@ -79,6 +77,13 @@ extension HTTPHeaders {
                 throw TransportError(
                     .invalidHeader, message: "header \(field.name) has CR, LF or NUL in its value")
             }
+        }
+    }
+
+    /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens); allocates nothing.
+    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
     }
 

@@ -8,6 +8,15 @@ import Testing
         #expect(headers["CONTENT-TYPE"] == "text/plain")
     }
 
+    @Test func foldsOnlyLetterCase() {
+        let headers: HTTPHeaders = ["X-[a]": "brackets", "x-@": "at"]
+        #expect(headers["x-[A]"] == "brackets")
+        #expect(headers["X-{a}"] == nil)
+        #expect(headers["X-`"] == nil)
+        #expect(headers["X-@"] == "at")
+        #expect(headers["X-A"] == nil)
+    }
+
     @Test func settingReplacesEveryFieldOfThatNameInPlace() {
         var headers = HTTPHeaders()
         headers.add(name: "A", value: "1")
