@@ -5,6 +5,14 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     case transport(TransportError)
     /// A response arrived but could not become the requested value; the raw response is kept.
     case serialization(any Error, response: TransportResponse)
+    /// A response arrived but its status or content type is not acceptable (``RequestType/validation``);
+    /// the raw response is kept.
+    case validation(ResponseValidationError, response: TransportResponse)
+    /// The request could not be built (its body or parameters failed to encode); nothing was sent.
+    case requestEncoding(RequestEncodingError)
+    /// An interceptor failed while adapting the request, or refused the response (for example a failed
+    /// token refresh); its error is kept. Nothing more was sent.
+    case interceptor(any Error)
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
@@ -16,7 +24,10 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
 
     /// The raw response, when one arrived.
     public var response: TransportResponse? {
-        if case .serialization(_, let response) = self { response } else { nil }
+        switch self {
+        case .serialization(_, let response), .validation(_, let response): response
+        default: nil
+        }
     }
 
     public var description: String {
@@ -24,6 +35,10 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         case .transport(let error): "transport error: \(error)"
         case .serialization(let error, let response):
             "cannot serialize the response (status \(response.head.status), \(response.body.count) bytes): \(error)"
+        case .validation(let error, let response):
+            "response not accepted (status \(response.head.status), \(response.body.count) bytes): \(error)"
+        case .requestEncoding(let error): "cannot build the request: \(error)"
+        case .interceptor(let error): "interceptor failed: \(error)"
         }
     }
 }

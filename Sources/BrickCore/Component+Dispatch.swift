@@ -12,14 +12,17 @@ extension RequestType where Self: ResponseType {
     /// Sends the request and returns everything about it: the request sent, the raw response with its
     /// metrics, and the serialized result. Never throws: failures are in ``DataResponse/result``.
     public nonisolated(nonsending) func dataResponse() async -> DataResponse<SerializedObject> {
-        await session.dispatch(makeTransportRequest(), serializer: responseSerializer, owner: ObjectIdentifier(self))
+        await session.run(makePlan(serializer: responseSerializer))
     }
 }
 
 extension RequestType {
     /// Sends the request and streams its events (head, body chunks, end) as they arrive.
+    ///
+    /// The request goes out when iteration starts, adapted by the session's interceptors; the stream is not
+    /// validated, replayed or retried.
     public func stream() -> ResponseStream {
-        session.stream(makeTransportRequest(), ownerID: ObjectIdentifier(self))
+        session.stream(makePlan(serializer: ResponseSerializer { $0.body }))
     }
 }
 
@@ -34,13 +37,11 @@ extension ResponseType where Self: Component & RequestType {
     public func response(
         queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DataResponse<SerializedObject>) -> Void
     ) -> Self {
-        let request = makeTransportRequest()
+        let plan = makePlan(serializer: responseSerializer)
         let session = self.session
-        let serializer = responseSerializer
-        let owner = ObjectIdentifier(self)
         let queue = queue ?? session.configuration.callbackQueue
         pending = PendingDispatch {
-            let outcome = await session.dispatch(request, serializer: serializer, owner: owner)
+            let outcome = await session.run(plan)
             queue.async { handler(outcome) }
         }
         return self

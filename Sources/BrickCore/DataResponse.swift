@@ -9,11 +9,18 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// The serialized value, or why there is none.
     public let result: Result<Value, BrickError>
 
+    /// Every attempt made, oldest first, with why each was repeated; one entry when nothing was repeated,
+    /// none when the request could not be built.
+    public let attempts: [AttemptRecord]
+
     /// Creates a response.
-    public init(request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>) {
+    public init(
+        request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord] = []
+    ) {
         self.request = request
         self.response = response
         self.result = result
+        self.attempts = attempts
     }
 
     /// The value, if serialization succeeded.

@@ -1,4 +1,4 @@
-/// The parameters of a request, in order.
+/// The parameters of a request, in order: text parameters, and files for a multipart body.
 ///
 /// Build it step by step as the seed does, or declaratively:
 /// ```swift
@@ -7,25 +7,36 @@
 ///
 /// ParameterBuilder { TextParameter(userID, name: "id"); if let page { TextParameter(page, name: "page") } }
 /// ```
-public struct ParameterBuilder: Sendable, Equatable {
+public struct ParameterBuilder: Sendable {
     /// The text parameters, in the order they were added.
     public private(set) var textParameters: [TextParameter] = []
+    /// The file parameters, in the order they were added; any file makes the body `multipart/form-data`.
+    public private(set) var fileParameters: [FileParameter] = []
 
     /// An empty builder.
     public init() {}
 
     /// A builder holding the parameters `content` lists.
-    public init(@ParameterListBuilder _ content: () -> [TextParameter]) {
-        textParameters = content()
+    public init(@ParameterListBuilder _ content: () -> [ParameterListBuilder.Entry]) {
+        for entry in content() {
+            switch entry {
+            case .text(let parameter): add(parameter)
+            case .file(let parameter): add(parameter)
+            }
+        }
     }
 
-    /// Adds a parameter after the others.
+    /// Adds a text parameter after the others.
     public mutating func add(_ parameter: TextParameter) { textParameters.append(parameter) }
 
-    /// Whether there is nothing to send (parameters with no value are not counted).
-    public var isEmpty: Bool { textParameters.allSatisfy { $0.value == nil } }
+    /// Adds a file parameter after the others.
+    public mutating func add(_ parameter: FileParameter) { fileParameters.append(parameter) }
 
-    /// `name=value&…`, percent-encoded with ``PercentEncoding``; parameters with no value are left out.
+    /// Whether there is nothing to send (text parameters with no value are not counted).
+    public var isEmpty: Bool { fileParameters.isEmpty && textParameters.allSatisfy { $0.value == nil } }
+
+    /// `name=value&…` of the text parameters, percent-encoded with ``PercentEncoding``; parameters with no
+    /// value are left out.
     public func urlEncoded() -> String {
         textParameters.compactMap { parameter in
             parameter.value.map { PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode($0) }
@@ -36,10 +47,17 @@ public struct ParameterBuilder: Sendable, Equatable {
 /// Lets ``ParameterBuilder/init(_:)`` take a list of parameters with `if`, `switch` and `for`.
 @resultBuilder
 public enum ParameterListBuilder {
-    public static func buildExpression(_ parameter: TextParameter) -> [TextParameter] { [parameter] }
-    public static func buildBlock(_ parts: [TextParameter]...) -> [TextParameter] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [TextParameter]?) -> [TextParameter] { part ?? [] }
-    public static func buildEither(first part: [TextParameter]) -> [TextParameter] { part }
-    public static func buildEither(second part: [TextParameter]) -> [TextParameter] { part }
-    public static func buildArray(_ parts: [[TextParameter]]) -> [TextParameter] { parts.flatMap { $0 } }
+    /// A text or a file parameter.
+    public enum Entry: Sendable {
+        case text(TextParameter)
+        case file(FileParameter)
+    }
+
+    public static func buildExpression(_ parameter: TextParameter) -> [Entry] { [.text(parameter)] }
+    public static func buildExpression(_ parameter: FileParameter) -> [Entry] { [.file(parameter)] }
+    public static func buildBlock(_ parts: [Entry]...) -> [Entry] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Entry]?) -> [Entry] { part ?? [] }
+    public static func buildEither(first part: [Entry]) -> [Entry] { part }
+    public static func buildEither(second part: [Entry]) -> [Entry] { part }
+    public static func buildArray(_ parts: [[Entry]]) -> [Entry] { parts.flatMap { $0 } }
 }

@@ -1,32 +1,40 @@
-import FoundationEssentials
-
 extension RequestType {
-    /// The request exactly as it will be sent: the session's headers then the request's, the parameters in
-    /// the query (GET, HEAD, DELETE) or as a form body (other methods), and the transport options.
+    /// The request as built from the bricks, before the session's interceptors adapt it: the session's
+    /// headers then the request's, the parameters and body from ``encodeBody(into:)``, and the options.
     ///
-    /// Nothing is sent; this is also how to inspect what a brick does.
-    public func makeTransportRequest() -> TransportRequest {
-        var url = URLString
+    /// Nothing is sent. To see the request exactly as it would go out (after interceptors), use
+    /// BrickTesting's `RequestInspector`.
+    /// - Throws: ``BrickError/requestEncoding(_:)`` when the body cannot be encoded.
+    public func makeTransportRequest() throws(BrickError) -> TransportRequest {
         var headers = session.configuration.headers
         headers.merge(self.headers)
-        var body: Data?
-        let parameters = parameterBuilder.urlEncoded()
-        if !parameters.isEmpty {
-            if method.encodesParametersInQuery {
-                url = Self.appendingQuery(parameters, to: url)
-            } else {
-                body = Data(parameters.utf8)
-                if headers["Content-Type"] == nil { headers["Content-Type"] = "application/x-www-form-urlencoded" }
-            }
-        }
-        return TransportRequest(method: method, url: url, headers: headers, body: body, options: transportOptions)
+        var request = TransportRequest(method: method, url: URLString, headers: headers, options: transportOptions)
+        do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
+        return request
     }
 
-    /// `url` with `query` added to its query (before any fragment).
-    static func appendingQuery(_ query: String, to url: String) -> String {
-        let fragmentStart = url.firstIndex(of: "#") ?? url.endIndex
-        let base = url[..<fragmentStart]
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        return base + separator + query + url[fragmentStart...]
+    /// Everything the session needs to run the request, taken from the component now, all `Sendable`.
+    func makePlan<Value>(serializer: ResponseSerializer<Value>) -> DispatchPlan<Value> {
+        let request: Result<TransportRequest, BrickError>
+        do { request = .success(try makeTransportRequest()) } catch { request = .failure(error) }
+        var interceptors = modifiers.compactMap { $0 as? any Interceptor }
+        if let authentication { interceptors.append(authentication) }
+        return DispatchPlan(
+            request: request, requestName: String(describing: Self.self), modifiers: modifiers, interceptors: interceptors,
+            requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, validation: validation,
+            serializer: serializer, owner: ObjectIdentifier(self))
     }
+}
+
+/// A request ready for the session's pipeline: built once, adapted again on every attempt.
+struct DispatchPlan<Value: Sendable>: Sendable {
+    let request: Result<TransportRequest, BrickError>
+    let requestName: String
+    let modifiers: [any RequestModifier]
+    let interceptors: [any Interceptor]
+    let requestLogging: RequestLogging?
+    let autoRetryConfiguration: AutoRetryConfiguration
+    let validation: ResponseValidation
+    let serializer: ResponseSerializer<Value>
+    let owner: ObjectIdentifier
 }

@@ -1,9 +1,11 @@
-/// What a request sends and where: the method, the URL, headers, the session, retry and transport options.
+/// What a request sends and where: the method, the URL, headers, body, the session, retry and the
+/// pipeline's per-request parts.
 ///
 /// Bricks supply these through protocol extensions; a class reads as its own specification:
 /// `class GetUser: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, JSONResponseType`.
-/// Two bricks that supply the same requirement (say `GETRequestType` and `POSTRequestType`) make the class
-/// ambiguous and the compiler refuses it.
+/// Each requirement is one family of bricks, so two bricks of one family (say `GETRequestType` and
+/// `POSTRequestType`, or `JSONBodyType` and `MultipartBodyType`) make the class ambiguous and the
+/// compiler refuses it.
 public protocol RequestType: AnyObject {
     /// The HTTP method. No default: conform to a method brick such as `GETRequestType`.
     var method: HTTPMethod { get }
@@ -17,7 +19,8 @@ public protocol RequestType: AnyObject {
     var baseURL: String? { get }
     /// The path of the call, relative to ``baseURL``, or an absolute URL. Default is `""`.
     var path: String { get }
-    /// Header fields of this request, sent after the session's. Default is none.
+    /// Header fields of this request, sent after the session's (and replacing fields of the same name).
+    /// Default is none.
     var headers: HTTPHeaders { get }
     /// How the request is retried. Default is ``AutoRetryConfiguration/none``.
     var autoRetryConfiguration: AutoRetryConfiguration { get }
@@ -26,6 +29,18 @@ public protocol RequestType: AnyObject {
     var transportOptions: TransportOptions { get }
     /// The parameters to send. ``Component`` supplies its own.
     var parameterBuilder: ParameterBuilder { get }
+    /// Puts the parameters and the body into `request` (which already has its URL and headers).
+    /// Default is ``ParameterEncoding/methodDependent(_:into:)``: the query for GET, HEAD and DELETE, a form
+    /// body otherwise, a multipart body when there are files. Body bricks replace it.
+    func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError)
+    /// Which responses are successful. Default is ``ResponseValidation/successful`` (any 2xx).
+    var validation: ResponseValidation { get }
+    /// The interceptor that authenticates this request. Default is `nil`; auth bricks set it.
+    var authentication: (any Interceptor)? { get }
+    /// What request loggers write about this request. Default is `nil` (the logger's own defaults).
+    var requestLogging: RequestLogging? { get }
+    /// Modifiers and interceptors of this request alone, run with the session's. Default is none.
+    var modifiers: [any RequestModifier] { get }
 }
 
 extension RequestType {
@@ -35,4 +50,11 @@ extension RequestType {
     public var headers: HTTPHeaders { [:] }
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
     public var transportOptions: TransportOptions { session.configuration.transportOptions }
+    public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
+        try ParameterEncoding.methodDependent(parameterBuilder, into: &request)
+    }
+    public var validation: ResponseValidation { .successful }
+    public var authentication: (any Interceptor)? { nil }
+    public var requestLogging: RequestLogging? { nil }
+    public var modifiers: [any RequestModifier] { [] }
 }

@@ -1,38 +1,94 @@
+import Synchronization
+
 /// The events of a streamed request: `.head`, then `.body` chunks as they arrive, then `.end` with the
 /// metrics. Iterate it once; stopping early cancels the transfer.
 ///
-/// The transfer pauses while you are more than `TransportOptions.streamBufferSize` bytes behind, so a slow
-/// consumer keeps memory bounded whatever the body's size.
+/// The request goes out when iteration starts, after the session's interceptors have adapted it. The
+/// transfer pauses while you are more than `TransportOptions.streamBufferSize` bytes behind, so a slow
+/// consumer keeps memory bounded whatever the body's size. Streams are not validated, replayed or retried.
 public struct ResponseStream: AsyncSequence, Sendable {
     public typealias Element = TransportEvent
 
-    let events: TransportEventStream
-    let registration: Registration
+    private let starter: StreamStarter
 
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(inner: events.makeAsyncIterator(), registration: registration)
+    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
+        starter = StreamStarter(start: start)
     }
 
-    /// Cancels the transfer.
-    public func cancel() { events.cancel() }
+    init(events: TransportEventStream, registration: Registration) {
+        starter = StreamStarter { () throws(BrickError) in (events, registration) }
+    }
+
+    public func makeAsyncIterator() -> Iterator { Iterator(starter: starter) }
+
+    /// Cancels the transfer (or, before iteration, keeps it from starting).
+    public func cancel() { starter.cancel() }
 
     public struct Iterator: AsyncIteratorProtocol {
-        var inner: TransportEventStream.Iterator
-        let registration: Registration
+        let starter: StreamStarter
+        var inner: TransportEventStream.Iterator?
+        var registration: Registration?
 
         public mutating func next() async throws -> TransportEvent? {
+            if inner == nil {
+                let (events, registration) = try await starter.begin()
+                inner = events.makeAsyncIterator()
+                self.registration = registration
+            }
             do {
-                let event = try await inner.next()
+                let event = try await inner?.next()
                 switch event {
-                case .end?, nil: registration.end()
+                case .end?, nil: registration?.end()
                 default: break
                 }
                 return event
             } catch {
-                registration.end()
+                registration?.end()
                 throw error
             }
         }
+    }
+}
+
+/// Starts a stream's transfer once, on first iteration, unless it was cancelled first.
+final class StreamStarter: Sendable {
+    private enum State {
+        case idle(@Sendable () async throws(BrickError) -> (TransportEventStream, Registration))
+        case starting
+        case started(TransportEventStream)
+        case cancelled
+    }
+
+    private let state: Mutex<State>
+
+    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
+        state = Mutex(.idle(start))
+    }
+
+    func begin() async throws(BrickError) -> (TransportEventStream, Registration) {
+        let start = state.withLock { state -> (@Sendable () async throws(BrickError) -> (TransportEventStream, Registration))? in
+            guard case .idle(let start) = state else { return nil }
+            state = .starting
+            return start
+        }
+        guard let start else { throw .transport(.cancelled) }
+        let (events, registration) = try await start()
+        let cancelled = state.withLock { state in
+            if case .cancelled = state { return true }
+            state = .started(events)
+            return false
+        }
+        if cancelled { events.cancel() }
+        return (events, registration)
+    }
+
+    func cancel() {
+        let events = state.withLock { state -> TransportEventStream? in
+            defer { state = .cancelled }
+            if case .started(let events) = state { return events }
+            return nil
+        }
+        events?.cancel()
     }
 }
 

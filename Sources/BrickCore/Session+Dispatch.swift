@@ -14,29 +14,35 @@ extension Session {
         do { return try await transfer.response() } catch { throw .transport(error) }
     }
 
-    /// Sends `request`, collects its response and serializes it; never throws: the outcome is in the result.
-    func dispatch<Value>(
-        _ request: TransportRequest, serializer: ResponseSerializer<Value>, owner: ObjectIdentifier
-    ) async -> DataResponse<Value> {
-        let response: TransportResponse
-        do { response = try await send(request, ownerID: owner) } catch {
-            return DataResponse(request: request, response: nil, result: .failure(error))
-        }
-        do {
-            return DataResponse(request: request, response: response, result: .success(try serializer.serialize(response)))
-        } catch {
-            return DataResponse(request: request, response: response, result: .failure(error))
-        }
-    }
-
     /// Sends `request` and returns its events as they arrive (head, body chunks, end), with back-pressure.
     public func stream(_ request: TransportRequest, owner: Component? = nil) -> ResponseStream {
         stream(request, ownerID: owner.map(ObjectIdentifier.init))
     }
 
     func stream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> ResponseStream {
+        let (events, registration) = startStream(request, ownerID: ownerID)
+        return ResponseStream(events: events, registration: registration)
+    }
+
+    /// Streams `plan`'s request once the interceptors have adapted it.
+    func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
+        ResponseStream { () async throws(BrickError) in
+            var request = try plan.request.get()
+            let context = RequestContext(
+                requestName: plan.requestName, modifiers: plan.modifiers + self.configuration.interceptors,
+                requestLogging: plan.requestLogging, autoRetryConfiguration: plan.autoRetryConfiguration, request: request)
+            do {
+                for interceptor in (self.configuration.interceptors + plan.interceptors).inRunningOrder() {
+                    try await interceptor.adapt(&request, context: context)
+                }
+            } catch let error as BrickError { throw error } catch { throw .interceptor(error) }
+            return self.startStream(request, ownerID: plan.owner)
+        }
+    }
+
+    private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {
         let transfer = transport.makeTransfer(for: request)
         let id = registry.add(transfer, owner: ownerID)
-        return ResponseStream(events: transfer.events(), registration: Registration(registry: registry, id: id))
+        return (transfer.events(), Registration(registry: registry, id: id))
     }
 }

@@ -20,6 +20,18 @@ public final class Session: Sendable {
         /// Where callback-style handlers run unless the call names a queue. Default is a global queue; never
         /// the engine thread.
         public var callbackQueue: DispatchQueue = .global()
+        /// Interceptors that adapt every request and process every response, in priority order.
+        /// Default is none.
+        public var interceptors: [any Interceptor] = []
+        /// Error handlers asked in order when a request fails; the first that handles it decides.
+        /// Default is none.
+        public var errorHandlers: [any ErrorHandler] = []
+        /// The clock every wait goes through (retry delays). Default is `ContinuousClock()`; tests pass
+        /// BrickTesting's `ManualClock`.
+        public var clock: any Clock<Duration> = ContinuousClock()
+        /// The most attempts one call may make, replays and retries included: a safety net against an
+        /// interceptor or error handler that would repeat a request forever. Default is 16.
+        public var maxAttempts = 16
 
         /// The default configuration.
         public init() {}

@@ -43,6 +43,7 @@ enum CurlErrorMapping {
         case 42: return .cancelled
         case 47: return .tooManyRedirects
         case 63: return .responseTooLarge
+        case 26, 65: return .uploadFailed  // read error; a streamed body cannot be sent twice
         default: return .other
         }
     }

@@ -134,6 +134,9 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
 
     // MARK: Engine side
 
+    /// Asks the engine to resume a transfer whose upload paused for want of stream bytes (any thread).
+    func wake() { transport.engine.mailbox.post(.resume(self)) }
+
     /// Delivers the outcome of a collected transfer (engine thread). Ignored after cancellation.
     func complete(_ outcome: Outcome) {
         let waiter = state.withLock { state -> UnsafeContinuation<Outcome, Never>? in

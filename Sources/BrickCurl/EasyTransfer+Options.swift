@@ -41,8 +41,8 @@ extension EasyTransfer {
         setter.callback(CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
         setter.pointer(CURLOPT_HEADERDATA, context)
 
-        setMethodAndBody(&setter, request)
-        headerList = Self.makeHeaderList(request.headers)
+        try setMethodAndBody(&setter, request, context: context)
+        headerList = Self.makeHeaderList(request.headers, hasBody: request.body != nil && request.method != .head)
         setter.pointer(CURLOPT_HTTPHEADER, headerList)
 
         if let failure = setter.failure {
@@ -51,7 +51,7 @@ extension EasyTransfer {
         }
     }
 
-    private func setMethodAndBody(_ setter: inout OptionSetter, _ request: TransportRequest) {
+    private func setMethodAndBody(_ setter: inout OptionSetter, _ request: TransportRequest, context: UnsafeMutableRawPointer) throws(TransportError) {
         switch request.method {
         case .get where request.body == nil:
             setter.long(CURLOPT_HTTPGET, 1)
@@ -59,25 +59,41 @@ extension EasyTransfer {
             setter.long(CURLOPT_NOBODY, 1)
         default:
             if request.method != .post { setter.string(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
-            if let body = request.body {
-                setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(body.count))
-                body.withUnsafeBytes { setter.pointer(CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
-            } else if request.method == .post {
-                setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, 0)
-                setter.string(CURLOPT_COPYPOSTFIELDS, "")
+            guard let body = request.body else {
+                if request.method == .post {
+                    setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, 0)
+                    setter.string(CURLOPT_COPYPOSTFIELDS, "")
+                }
+                return
             }
+            if let bytes = body.data {
+                setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(bytes.count))
+                bytes.withUnsafeBytes { setter.pointer(CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
+                return
+            }
+            let transfer = self.transfer
+            let source = try UploadSource(body: body, bufferSize: request.options.streamBufferSize) { transfer.wake() }
+            upload = source
+            setter.long(CURLOPT_POST, 1)
+            setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, source.length ?? -1)
+            setter.callback(CURLOPT_READFUNCTION, CurlCallbacks.read)
+            setter.pointer(CURLOPT_READDATA, context)
+            setter.seek(CurlCallbacks.seek)
+            setter.pointer(CURLOPT_SEEKDATA, context)
         }
     }
 
     /// The header list libcurl sends: the request's fields (an empty value is sent with curl's `Name;`
-    /// syntax) and an empty `Expect:` so that bodies never wait for `100 Continue`.
-    private static func makeHeaderList(_ headers: HTTPHeaders) -> UnsafeMutablePointer<curl_slist>? {
+    /// syntax), an empty `Expect:` so that bodies never wait for `100 Continue`, and an empty
+    /// `Content-Type:` for a body without one, so that libcurl adds no form type of its own.
+    private static func makeHeaderList(_ headers: HTTPHeaders, hasBody: Bool) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for field in headers {
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
             list = curl_slist_append(list, line)
         }
         if headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
+        if hasBody && headers["Content-Type"] == nil { list = curl_slist_append(list, "Content-Type:") }
         return list
     }
 }
@@ -101,6 +117,9 @@ private struct OptionSetter {
     }
     mutating func pointer(_ option: CURLoption, _ value: UnsafeMutablePointer<curl_slist>?) {
         record(option, brick_easy_setopt_pointer(handle, option, UnsafeMutableRawPointer(value)))
+    }
+    mutating func seek(_ callback: brick_seek_callback) {
+        record(CURLOPT_SEEKFUNCTION, brick_easy_setopt_seek_callback(handle, callback))
     }
     mutating func callback(_ option: CURLoption, _ callback: brick_data_callback) {
         record(option, brick_easy_setopt_data_callback(handle, option, callback))

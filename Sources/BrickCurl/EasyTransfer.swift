@@ -11,6 +11,8 @@ final class EasyTransfer {
     let transfer: CurlTransfer
     let mode: CurlTransfer.Mode
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The body when it is sent through the read callback (files, streams, several parts).
+    var upload: UploadSource?
     private(set) var parser = HeadParser()
     private(set) var headDelivered = false
     private(set) var body = Data()
@@ -79,6 +81,19 @@ enum CurlCallbacks {
         guard let context else { return 0 }
         let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
         return easy.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    static let read: brick_data_callback = { data, size, count, context in
+        guard let context, let data, let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
+        else { return Int(CURL_READFUNC_ABORT) }
+        return upload.read(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+    }
+
+    static let seek: brick_seek_callback = { context, offset, origin in
+        guard let context, origin == SEEK_SET,
+            let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
+        else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        return upload.seek(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
     }
 
     static let header: brick_data_callback = { data, size, count, context in

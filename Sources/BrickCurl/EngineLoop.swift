@@ -89,6 +89,9 @@ final class EngineLoop {
                 remove(easy)
                 transfer.push(.end(metrics))
             }
+        } else if let failure = easy.upload?.failure {
+            remove(easy)
+            deliver(transfer, failure: failure)
         } else {
             let error = CurlErrorMapping.error(
                 code: Int(code.rawValue), message: easy.failureMessage(code), context: easy.readFailureContext())

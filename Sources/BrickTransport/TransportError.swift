@@ -33,6 +33,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case tooManyRedirects
         /// A redirect pointed at a scheme other than http or https, and was not followed.
         case redirectRefused
+        /// The request body could not be read: a file is missing or changed size while sending, or a body
+        /// stream threw or yielded a length other than the one announced.
+        case uploadFailed
         /// The body is larger than the configured cap.
         case responseTooLarge
         /// The request was cancelled, by `cancel()` or by Task cancellation.

@@ -1,5 +1,3 @@
-public import FoundationEssentials
-
 /// A request ready to send: everything a transport needs, already resolved by the core.
 public struct TransportRequest: Sendable {
     /// The request method.
@@ -9,13 +7,13 @@ public struct TransportRequest: Sendable {
     /// The header fields, in the order they are sent.
     public var headers: HTTPHeaders
     /// The body, or `nil` for none.
-    public var body: Data?
+    public var body: RequestBody?
     /// Timeouts, redirects, caps and TLS trust.
     public var options: TransportOptions
 
     /// Creates a request.
     public init(
-        method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: Data? = nil,
+        method: HTTPMethod = .get, url: String, headers: HTTPHeaders = [:], body: RequestBody? = nil,
         options: TransportOptions = TransportOptions()
     ) {
         self.method = method

@@ -20,6 +20,10 @@ CURLcode brick_easy_setopt_data_callback(CURL *handle, CURLoption option, brick_
     return curl_easy_setopt(handle, option, callback);
 }
 
+CURLcode brick_easy_setopt_seek_callback(CURL *handle, brick_seek_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
+}
+
 CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }

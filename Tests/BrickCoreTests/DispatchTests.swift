@@ -29,31 +29,31 @@ func stubSession(_ stub: StubTransport) -> Session {
 }
 
 @Suite struct RequestPreparationTests {
-    @Test func getParametersGoInTheQueryBeforeAnyFragment() {
-        let request = Echo(.get, "/items?sort=asc#top", session: stubSession(StubTransport()),
+    @Test func getParametersGoInTheQueryBeforeAnyFragment() throws {
+        let request = try Echo(.get, "/items?sort=asc#top", session: stubSession(StubTransport()),
                            parameters: ParameterBuilder { TextParameter("a b", name: "q") }).makeTransportRequest()
         #expect(request.url == "https://api.test/v1/items?sort=asc&q=a%20b#top")
         #expect(request.body == nil)
     }
 
     @Test(arguments: [HTTPMethod.delete, .head])
-    func deleteAndHeadAlsoUseTheQuery(method: HTTPMethod) {
-        let request = Echo(method, "/x", session: stubSession(StubTransport()),
+    func deleteAndHeadAlsoUseTheQuery(method: HTTPMethod) throws {
+        let request = try Echo(method, "/x", session: stubSession(StubTransport()),
                            parameters: ParameterBuilder { TextParameter(1, name: "id") }).makeTransportRequest()
         #expect(request.url == "https://api.test/v1/x?id=1")
     }
 
     @Test(arguments: [HTTPMethod.post, .put, .patch])
-    func otherMethodsSendAFormBody(method: HTTPMethod) {
-        let request = Echo(method, "/x", session: stubSession(StubTransport()),
+    func otherMethodsSendAFormBody(method: HTTPMethod) throws {
+        let request = try Echo(method, "/x", session: stubSession(StubTransport()),
                            parameters: ParameterBuilder { TextParameter("Ada+Lovelace", name: "name") }).makeTransportRequest()
         #expect(request.url == "https://api.test/v1/x")
-        #expect(request.body == Data("name=Ada%2BLovelace".utf8))
+        #expect(request.body?.data == Data("name=Ada%2BLovelace".utf8))
         #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
     }
 
-    @Test func sessionHeadersComeFirstAndTheRequestWins() {
-        let request = Echo(.get, "/x", session: stubSession(StubTransport())).makeTransportRequest()
+    @Test func sessionHeadersComeFirstAndTheRequestWins() throws {
+        let request = try Echo(.get, "/x", session: stubSession(StubTransport())).makeTransportRequest()
         #expect(request.headers["X-Session"] == "s")
         #expect(request.headers["X-Request"] == "yes")
         #expect(request.headers["User-Agent"] == "echo-test")

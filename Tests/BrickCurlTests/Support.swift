@@ -12,10 +12,10 @@ func nginx() throws -> Nginx { try Nginx.shared.get() }
 
 /// Sends one request and collects the response.
 func send(
-    _ url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: Data? = nil,
+    _ url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: Data? = nil, bodyParts: RequestBody? = nil,
     options: TransportOptions = TransportOptions(), through custom: CurlTransport? = nil
 ) async throws -> TransportResponse {
-    let request = TransportRequest(method: method, url: url, headers: headers, body: body, options: options)
+    let request = TransportRequest(method: method, url: url, headers: headers, body: bodyParts ?? body.map(RequestBody.data), options: options)
     return try await (custom ?? transport()).makeTransfer(for: request).response()
 }
 

@@ -58,10 +58,10 @@ final class GetJSON: Component, GETRequestType, CustomSessionRequestType, JSONRe
         #expect(methods.map(\.rawValue) == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"])
     }
 
-    @Test func sessionBricksNameTheirSession() {
+    @Test func sessionBricksNameTheirSession() throws {
         #expect(NoRetry().session === Session.shared)
         #expect(Named().session === Session.named)
-        #expect(Named().makeTransportRequest().url == "https://named.test/text")
+        #expect(try Named().makeTransportRequest().url == "https://named.test/text")
     }
 
     @Test func retryBricksSetTheirPresets() {

@@ -16,6 +16,9 @@ CURLcode brick_easy_setopt_off(CURL *handle, CURLoption option, curl_off_t value
 CURLcode brick_easy_setopt_string(CURL *handle, CURLoption option, const char *_Nullable value);
 CURLcode brick_easy_setopt_pointer(CURL *handle, CURLoption option, void *_Nullable value);
 CURLcode brick_easy_setopt_data_callback(CURL *handle, CURLoption option, brick_data_callback _Nullable callback);
+typedef int (*brick_seek_callback)(void *_Nullable context, curl_off_t offset, int origin);
+
+CURLcode brick_easy_setopt_seek_callback(CURL *handle, brick_seek_callback _Nullable callback);
 CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callback _Nullable callback);
 
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);

@@ -1,0 +1,121 @@
+extension Session {
+    /// Runs `plan` through the pipeline until it ends: interceptors adapt the request, the transport sends
+    /// it, interceptors process the outcome (and may replay it), validation and serialization turn it into
+    /// a value, and error handlers may replace a failure or retry. Never throws: the outcome is in the result.
+    func run<Value>(_ plan: DispatchPlan<Value>) async -> DataResponse<Value> {
+        let base: TransportRequest
+        switch plan.request {
+        case .success(let request): base = request
+        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
+        }
+        let interceptors = (configuration.interceptors + plan.interceptors).inRunningOrder()
+        var attempts: [AttemptRecord] = []
+        while true {
+            var context = RequestContext(
+                requestName: plan.requestName, attempt: attempts.count + 1, previousAttempts: attempts,
+                modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
+                autoRetryConfiguration: plan.autoRetryConfiguration, request: base)
+            let round = await attempt(plan, base: base, interceptors: interceptors, context: &context)
+            let sent = context.request
+            switch round {
+            case .finished(let outcome, let result):
+                attempts.append(AttemptRecord(request: sent, head: outcome.head, error: result.error, repeatReason: nil))
+                return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
+            case .again(let outcome, let reason, let delay):
+                let canRepeat = attempts.count + 1 < configuration.maxAttempts && (base.body?.isReplayable ?? true)
+                    && !Task.isCancelled
+                guard canRepeat else {
+                    let result: Result<Value, BrickError> = outcome.error.map { .failure($0) } ?? .failure(.interceptor(
+                        PipelineError.attemptsExhausted(attempts.count + 1, lastReason: reason)))
+                    attempts.append(AttemptRecord(request: sent, head: outcome.head, error: result.error, repeatReason: nil))
+                    return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
+                }
+                attempts.append(AttemptRecord(request: sent, head: outcome.head, error: outcome.error, repeatReason: reason))
+                if delay > .zero {
+                    do { try await configuration.clock.sleep(for: delay) } catch {
+                        return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
+                    }
+                }
+            }
+        }
+    }
+
+    /// How one attempt ended.
+    private enum Round<Value: Sendable> {
+        case finished(ResponseOutcome, Result<Value, BrickError>)
+        case again(ResponseOutcome, reason: String, delay: Duration)
+    }
+
+    private func attempt<Value>(
+        _ plan: DispatchPlan<Value>, base: TransportRequest, interceptors: [any Interceptor], context: inout RequestContext
+    ) async -> Round<Value> {
+        var request = base
+        var outcome: ResponseOutcome
+        do {
+            for interceptor in interceptors { try await interceptor.adapt(&request, context: context) }
+            context.request = request
+            outcome = await sendOutcome(request, owner: plan.owner)
+        } catch let error as BrickError {
+            outcome = .failure(error)
+        } catch {
+            outcome = .failure(.interceptor(error))
+        }
+        context.request = request
+        for interceptor in interceptors.reversed() {
+            switch await interceptor.process(outcome, context: context) {
+            case .proceed(let next): outcome = next
+            case .replay(let reason): return .again(outcome, reason: reason, delay: .zero)
+            }
+        }
+        var result = Self.validateAndSerialize(outcome, plan)
+        guard case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty else {
+            return .finished(outcome, result)
+        }
+        switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
+        case .unhandled: break
+        case .fail(let replacement): result = .failure(replacement)
+        case .recover(let response):
+            outcome = .success(response)
+            result = Self.serialize(response, plan)
+        case .retry(let delay, let reason): return .again(outcome, reason: reason, delay: delay)
+        }
+        return .finished(outcome, result)
+    }
+
+    private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier) async -> ResponseOutcome {
+        do { return .success(try await send(request, ownerID: owner)) } catch { return .failure(error) }
+    }
+
+    private static func validateAndSerialize<Value>(_ outcome: ResponseOutcome, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
+        switch outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let response):
+            do { try plan.validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+            return serialize(response, plan)
+        }
+    }
+
+    private static func serialize<Value>(_ response: TransportResponse, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
+        do { return .success(try plan.serializer.serialize(response)) } catch { return .failure(error) }
+    }
+}
+
+/// Why the pipeline stopped repeating a request; found in ``BrickError/interceptor(_:)``.
+public enum PipelineError: Error, Sendable, Equatable {
+    /// Interceptors or error handlers asked for more attempts than ``Session/Configuration/maxAttempts``.
+    case attemptsExhausted(Int, lastReason: String)
+}
+
+extension Result where Failure == BrickError {
+    var error: BrickError? { if case .failure(let error) = self { error } else { nil } }
+}
+
+extension Result where Success == TransportResponse, Failure == BrickError {
+    var response: TransportResponse? {
+        switch self {
+        case .success(let response): response
+        case .failure(let error): error.response
+        }
+    }
+    var head: ResponseHead? { response?.head }
+}
