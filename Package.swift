@@ -23,6 +23,10 @@ let package = Package(
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
     ],
+    dependencies: [
+        // Logging for the stock request logger (Bricks) and its tests.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         // libcurl, as Debian's libcurl4-openssl-dev installs it.
         .systemLibrary(
@@ -39,7 +43,9 @@ let package = Package(
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
         .target(name: "BrickCore", dependencies: ["BrickTransport", "BrickCurl"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
-        .target(name: "Bricks", dependencies: ["BrickCore"], path: "Bricks", swiftSettings: strict),
+        .target(
+            name: "Bricks", dependencies: ["BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
+            swiftSettings: strict),
         // What users import: the core and the stock bricks.
         .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks"], swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
@@ -55,7 +61,11 @@ let package = Package(
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),
-        .testTarget(name: "BricksTests", dependencies: ["BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
+        .testTarget(
+            name: "BricksTests",
+            dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer",
+                           .product(name: "InMemoryLogging", package: "swift-log")],
+            swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]
 )

@@ -1,17 +1,69 @@
-import FoundationEssentials
+public import FoundationEssentials
 
-/// Decodes the body as UTF-8 text.
-/// Sets: `SerializedObject` = `String`; `responseSerializer` = the body as UTF-8 (invalid UTF-8 throws
-/// ``ResponseSerializationError/undecodableText(charset:)``).
-public protocol StringResponseType: ResponseType where SerializedObject == String {}
+/// Decodes the body as text in the charset its `Content-Type` names (`utf-8`, `us-ascii`, `iso-8859-1`,
+/// `utf-16`, `utf-16be/le`, `utf-32`, `utf-32be/le`), or in ``defaultCharset`` when it names none.
+/// Sets: `SerializedObject` = `String`; `responseSerializer` = the decoded text (bytes invalid in the
+/// charset, or a charset not in the list, throw ``ResponseSerializationError/undecodableText(charset:)``).
+public protocol StringResponseType: ResponseType where SerializedObject == String {
+    /// The charset used when the response names none. Default is UTF-8.
+    var defaultCharset: String.Encoding { get }
+}
 
 extension StringResponseType {
+    public var defaultCharset: String.Encoding { .utf8 }
+
     public var responseSerializer: ResponseSerializer<String> {
-        ResponseSerializer { response in
-            guard let text = String(validating: response.body, as: UTF8.self) else {
-                throw ResponseSerializationError.undecodableText(charset: "utf-8")
+        let fallback = defaultCharset
+        return ResponseSerializer { response in
+            let named = Charset.name(inContentType: response.head.headers["Content-Type"])
+            guard let encoding = named.map(Charset.encoding(named:)) ?? fallback else {
+                throw ResponseSerializationError.undecodableText(charset: named ?? "?")
+            }
+            guard let text = String(data: response.body, encoding: encoding) else {
+                throw ResponseSerializationError.undecodableText(charset: named ?? String(describing: encoding))
             }
             return text
         }
+    }
+}
+
+/// Charset names from `Content-Type` values.
+enum Charset {
+    /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.
+    static func name(inContentType value: String?) -> String? {
+        guard let value else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == "charset" else { continue }
+            return pair[1].trimmingSpaces().trimmingQuotes().lowercased()
+        }
+        return nil
+    }
+
+    /// The encoding for a charset name, or `nil` when it is not supported.
+    static func encoding(named name: String) -> String.Encoding? {
+        switch name {
+        case "utf-8", "utf8": .utf8
+        case "us-ascii", "ascii": .ascii
+        case "iso-8859-1", "latin1", "iso_8859-1": .isoLatin1
+        case "utf-16": .utf16
+        case "utf-16be": .utf16BigEndian
+        case "utf-16le": .utf16LittleEndian
+        case "utf-32": .utf32
+        case "utf-32be": .utf32BigEndian
+        case "utf-32le": .utf32LittleEndian
+        default: nil
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
+        let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
+        return self[start..<end]
+    }
+    fileprivate func trimmingQuotes() -> Substring {
+        count >= 2 && first == "\"" && last == "\"" ? dropFirst().dropLast() : self
     }
 }

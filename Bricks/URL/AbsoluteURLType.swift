@@ -1,0 +1,7 @@
+/// Ignores every base URL: the path is the whole URL (Fetcher's `BaseUrl.Ignore`).
+/// Sets: `baseURL` = `nil`.
+public protocol AbsoluteURLType: RequestType {}
+
+extension AbsoluteURLType {
+    public var baseURL: String? { nil }
+}
