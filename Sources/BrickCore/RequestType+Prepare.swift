@@ -38,3 +38,13 @@ struct DispatchPlan<Value: Sendable>: Sendable {
     let serializer: ResponseSerializer<Value>
     let owner: ObjectIdentifier
 }
+
+extension RequestType {
+    /// The request exactly as its first attempt would send it: built from the bricks, then adapted by the
+    /// session's and the request's interceptors (headers, tokens). Nothing is sent.
+    /// - Throws: ``BrickError/requestEncoding(_:)`` or ``BrickError/interceptor(_:)``.
+    public nonisolated(nonsending) func adaptedRequest() async throws(BrickError) -> TransportRequest {
+        let plan = makePlan(serializer: ResponseSerializer { $0.body })
+        return try await session.adapt(plan, context: session.context(for: plan, attempt: 1, previousAttempts: []))
+    }
+}

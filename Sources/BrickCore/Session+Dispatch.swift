@@ -27,15 +27,7 @@ extension Session {
     /// Streams `plan`'s request once the interceptors have adapted it.
     func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
-            var request = try plan.request.get()
-            let context = RequestContext(
-                requestName: plan.requestName, modifiers: plan.modifiers + self.configuration.interceptors,
-                requestLogging: plan.requestLogging, autoRetryConfiguration: plan.autoRetryConfiguration, request: request)
-            do {
-                for interceptor in (self.configuration.interceptors + plan.interceptors).inRunningOrder() {
-                    try await interceptor.adapt(&request, context: context)
-                }
-            } catch let error as BrickError { throw error } catch { throw .interceptor(error) }
+            let request = try await self.adapt(plan, context: self.context(for: plan, attempt: 1, previousAttempts: []))
             return self.startStream(request, ownerID: plan.owner)
         }
     }

@@ -11,10 +11,9 @@ extension Session {
         let interceptors = (configuration.interceptors + plan.interceptors).inRunningOrder()
         var attempts: [AttemptRecord] = []
         while true {
-            var context = RequestContext(
-                requestName: plan.requestName, attempt: attempts.count + 1, previousAttempts: attempts,
-                modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
-                autoRetryConfiguration: plan.autoRetryConfiguration, request: base)
+            guard var context = try? context(for: plan, attempt: attempts.count + 1, previousAttempts: attempts) else {
+                return DataResponse(request: nil, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
+            }
             let round = await attempt(plan, base: base, interceptors: interceptors, context: &context)
             let sent = context.request
             switch round {
@@ -40,6 +39,26 @@ extension Session {
         }
     }
 
+    /// The context of attempt number `attempt` of `plan`.
+    /// - Throws: the plan's own failure when its request could not be built.
+    func context<Value>(for plan: DispatchPlan<Value>, attempt: Int, previousAttempts: [AttemptRecord]) throws(BrickError) -> RequestContext {
+        RequestContext(
+            requestName: plan.requestName, attempt: attempt, previousAttempts: previousAttempts,
+            modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
+            autoRetryConfiguration: plan.autoRetryConfiguration, request: try plan.request.get())
+    }
+
+    /// `context.request` adapted by the session's and the plan's interceptors, in priority order.
+    func adapt<Value>(_ plan: DispatchPlan<Value>, context: RequestContext) async throws(BrickError) -> TransportRequest {
+        var request = context.request
+        do {
+            for interceptor in (configuration.interceptors + plan.interceptors).inRunningOrder() {
+                try await interceptor.adapt(&request, context: context)
+            }
+        } catch let error as BrickError { throw error } catch { throw .interceptor(error) }
+        return request
+    }
+
     /// How one attempt ended.
     private enum Round<Value: Sendable> {
         case finished(ResponseOutcome, Result<Value, BrickError>)
@@ -52,13 +71,11 @@ extension Session {
         var request = base
         var outcome: ResponseOutcome
         do {
-            for interceptor in interceptors { try await interceptor.adapt(&request, context: context) }
+            request = try await adapt(plan, context: context)
             context.request = request
             outcome = await sendOutcome(request, owner: plan.owner)
-        } catch let error as BrickError {
-            outcome = .failure(error)
         } catch {
-            outcome = .failure(.interceptor(error))
+            outcome = .failure(error)
         }
         context.request = request
         for interceptor in interceptors.reversed() {

@@ -8,6 +8,7 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
         var cancelled = false
         var waiter: UnsafeContinuation<Void, Never>?
         var pending: [TransportEvent] = []
+        var sleeper: Task<Void, any Error>?
     }
 
     private let request: TransportRequest
@@ -27,12 +28,27 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
         guard !alreadyStarted else { throw TransportError(.invalidRequest, message: "a transfer can be started once") }
         if Task.isCancelled || state.withLock({ $0.cancelled }) { throw .cancelled }
         try request.validate()
-        switch transport.reply(for: request) {
+        return try await resolve(transport.reply(for: request))
+    }
+
+    private func resolve(_ reply: StubTransport.Reply) async throws(TransportError) -> TransportResponse {
+        switch reply {
         case .response(let response):
             if state.withLock({ $0.cancelled }) { throw .cancelled }
             return response
         case .failure(let error):
             throw error
+        case .computed(let answer):
+            return try await resolve(answer(request))
+        case .delayed(let delay, let reply):
+            let clock = transport.clock
+            let sleeper = Task { try await clock.sleep(for: delay) }
+            if state.withLock({ state in state.sleeper = sleeper; return state.cancelled }) { sleeper.cancel() }
+            do {
+                try await withTaskCancellationHandler { try await sleeper.value } onCancel: { sleeper.cancel() }
+            } catch { throw .cancelled }
+            if state.withLock({ $0.cancelled }) { throw .cancelled }
+            return try await resolve(reply)
         case .never:
             await withTaskCancellationHandler {
                 await withUnsafeContinuation { waiter in
@@ -61,11 +77,12 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
     }
 
     func cancel() {
-        let waiter = state.withLock { state in
+        let (waiter, sleeper) = state.withLock { state in
             state.cancelled = true
             defer { state.waiter = nil }
-            return state.waiter
+            return (state.waiter, state.sleeper)
         }
         waiter?.resume()
+        sleeper?.cancel()
     }
 }

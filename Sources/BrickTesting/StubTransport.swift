@@ -2,10 +2,11 @@ public import BrickCore
 public import FoundationEssentials
 import Synchronization
 
-/// A transport for unit tests: canned responses matched by method and URL, and a record of every request.
+/// A transport for unit tests: canned responses matched by method and URL, delays on a ``ManualClock``,
+/// scripted sequences of errors and responses, and a record of every request.
 ///
-/// Stubbed responses go through the same session, serializers and call styles as real ones; only the
-/// network is left out.
+/// Stubbed responses go through the same session pipeline (interceptors, validation, error handlers),
+/// serializers and call styles as real ones; only the network is left out.
 /// ```swift
 /// let stub = StubTransport()
 /// stub.stub(.get, "https://api.test/users/1", json: #"{"id":1}"#)
@@ -20,12 +21,17 @@ public final class StubTransport: Transport {
         case failure(TransportError)
         /// Nothing, until the request is cancelled: for testing cancellation.
         case never
+        /// `reply`, after `delay` on the transport's clock.
+        indirect case delayed(Duration, Reply)
+        /// Whatever the function answers for the request (for replies that depend on headers or body).
+        case computed(@Sendable (TransportRequest) -> Reply)
     }
 
     private struct Stub {
         let method: HTTPMethod?
         let url: String
-        let reply: Reply
+        let replies: [Reply]
+        var used = 0
     }
 
     private struct State {
@@ -34,13 +40,24 @@ public final class StubTransport: Transport {
     }
 
     private let state = Mutex(State())
+    /// The clock that ``Reply/delayed(_:_:)`` waits on.
+    public let clock: any Clock<Duration>
 
     /// An empty stub: every request fails with ``TransportError/Kind/connectionRefused`` until stubbed.
-    public init() {}
+    /// - Parameter clock: What delayed replies wait on. Default is a ``ManualClock`` that never moves
+    ///   unless the test advances it, so delays never cost real time.
+    public init(clock: any Clock<Duration> = ManualClock()) { self.clock = clock }
 
     /// Answers requests to `url` with `method` (any method when `nil`) with `reply`; later stubs win over earlier ones.
     public func stub(_ method: HTTPMethod?, _ url: String, reply: Reply) {
-        state.withLock { $0.stubs.append(Stub(method: method, url: url, reply: reply)) }
+        stub(method, url, replies: [reply])
+    }
+
+    /// Answers successive requests with successive `replies`; the last one repeats once the others are used.
+    /// For scripts like "refused twice, then 200".
+    public func stub(_ method: HTTPMethod?, _ url: String, replies: [Reply]) {
+        guard !replies.isEmpty else { return }
+        state.withLock { $0.stubs.append(Stub(method: method, url: url, replies: replies)) }
     }
 
     /// Answers with a status, headers and body.
@@ -64,11 +81,16 @@ public final class StubTransport: Transport {
 
     /// Records `request` and finds its reply.
     func reply(for request: TransportRequest) -> Reply {
-        state.withLock { state in
+        let reply = state.withLock { state -> Reply? in
             state.requests.append(request)
-            let match = state.stubs.last { ($0.method == nil || $0.method == request.method) && $0.url == request.url }
-            return match?.reply ?? .failure(TransportError(
-                .connectionRefused, message: "StubTransport has no stub for \(request.method) \(request.url)"))
+            guard let index = state.stubs.lastIndex(where: {
+                ($0.method == nil || $0.method == request.method) && $0.url == request.url
+            }) else { return nil }
+            let stub = state.stubs[index]
+            state.stubs[index].used += 1
+            return stub.replies[min(stub.used, stub.replies.count - 1)]
         }
+        return reply ?? .failure(TransportError(
+            .connectionRefused, message: "StubTransport has no stub for \(request.method) \(request.url)"))
     }
 }

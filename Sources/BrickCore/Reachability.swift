@@ -1,0 +1,20 @@
+/// Whether a host can be reached from here now.
+public enum ReachabilityStatus: Sendable, Equatable {
+    /// There is a route to the host over an interface that is up.
+    case reachable
+    /// There is no route, or its interface is down or without carrier.
+    case unreachable
+    /// Not known (not evaluated yet, or the host could not be resolved to check).
+    case unknown
+}
+
+/// The seam through which the retry machinery learns about the network: the current status per host and
+/// a signal whenever anything changed. The Linux netlink monitor is the real one; BrickTesting's
+/// `ManualReachability` stands in for it in unit tests.
+public protocol Reachability: Sendable {
+    /// The status of `host` now.
+    func status(of host: String) async -> ReachabilityStatus
+    /// A sequence that yields each time the network changed in a way that may change some host's status;
+    /// subscribe before reading ``status(of:)`` so that no change is missed.
+    func changes() -> AsyncStream<Void>
+}

@@ -1,0 +1,50 @@
+public import BrickCore
+import Synchronization
+
+/// Reachability that a test sets by hand: ``goOffline(_:)`` and ``goOnline(_:)`` change the status of one
+/// host or of all, and every subscriber of ``changes()`` hears about it.
+public final class ManualReachability: Reachability {
+    private struct State {
+        var everywhere: ReachabilityStatus
+        var byHost: [String: ReachabilityStatus] = [:]
+        var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextID = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// Every host starts with `status`. Default is reachable.
+    public init(_ status: ReachabilityStatus = .reachable) { state = Mutex(State(everywhere: status)) }
+
+    public func status(of host: String) async -> ReachabilityStatus {
+        state.withLock { $0.byHost[host.lowercased()] ?? $0.everywhere }
+    }
+
+    public func changes() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Makes `host` unreachable, or every host when `nil`.
+    public func goOffline(_ host: String? = nil) { set(.unreachable, host) }
+    /// Makes `host` reachable, or every host when `nil`.
+    public func goOnline(_ host: String? = nil) { set(.reachable, host) }
+
+    /// Sets `status` for `host`, or for every host when `nil` (forgetting per-host settings).
+    public func set(_ status: ReachabilityStatus, _ host: String? = nil) {
+        let subscribers = state.withLock { state in
+            if let host { state.byHost[host.lowercased()] = status } else {
+                state.everywhere = status
+                state.byHost = [:]
+            }
+            return Array(state.subscribers.values)
+        }
+        subscribers.forEach { $0.yield() }
+    }
+}
