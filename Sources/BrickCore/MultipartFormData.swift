@@ -49,7 +49,7 @@ public struct MultipartFormData: Sendable {
 
     /// Escapes a name for a quoted `Content-Disposition` parameter the way browsers do (WHATWG):
     /// `"` as `%22`, CR as `%0D`, LF as `%0A`; other characters, Unicode included, are sent as UTF-8.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         for character in text.unicodeScalars {
             switch character {
