@@ -1,0 +1,164 @@
+import BrickRequest
+import BrickTesting
+import Foundation
+import InMemoryLogging
+import Logging
+import Synchronization
+import Testing
+
+/// Hands out `token-0`, then `token-1`, `token-2`… on refresh; counts the refreshes; can be told to fail.
+final class CountingProvider: TokenProvider {
+    struct Refused: Error {}
+    private let state = Mutex((issued: 0, refreshes: 0))
+    let failRefresh: Bool
+    let gate: (@Sendable () async -> Void)?
+
+    init(failRefresh: Bool = false, gate: (@Sendable () async -> Void)? = nil) {
+        self.failRefresh = failRefresh
+        self.gate = gate
+    }
+
+    var refreshes: Int { state.withLock { $0.refreshes } }
+
+    func initialToken() async throws -> String { "token-0" }
+
+    func refreshToken(rejected: String) async throws -> String {
+        let number = state.withLock { state in
+            state.refreshes += 1
+            state.issued += 1
+            return state.issued
+        }
+        await gate?()
+        if failRefresh { throw Refused() }
+        return "token-\(number)"
+    }
+}
+
+final class Secret: Component, GETRequestType, CustomSessionRequestType, BearerAuthType, StringResponseType {
+    nonisolated(unsafe) static var session: Session?
+    static var customSession: Session { session ?? .shared }
+    let bearerAuthenticator: BearerAuthenticator
+    var path: String { "https://auth.test/secret" }
+    init(_ authenticator: BearerAuthenticator) { bearerAuthenticator = authenticator; super.init() }
+}
+
+final class Basic: Component, GETRequestType, APISessionRequestType, BasicAuthType, DataResponseType {
+    var path: String { "https://basic.test/" }
+    var basicCredentials: BasicCredentials { BasicCredentials(username: "Aladdin", password: "open sesame") }
+}
+
+/// Answers 200 to `Bearer <fresh>` and 401 to anything else.
+func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
+    let stub = StubTransport()
+    stub.stub(.get, "https://auth.test/secret", reply: .computed { request in
+        let ok = request.headers["Authorization"] == "Bearer \(fresh)"
+        return .response(TransportResponse(head: ResponseHead(status: ok ? 200 : 401), body: Data((ok ? "in" : "out").utf8)))
+    })
+    return (stub, Session(transport: stub))
+}
+
+@Suite(.serialized) struct AuthTests {
+    @Test func basicAuthSendsTheEncodedCredentials() async throws {
+        let sent = try await RequestInspector.inspect(Basic())
+        #expect(sent.headers["Authorization"] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
+    }
+
+    @Test func a401RefreshesTheTokenAndReplaysOnce() async throws {
+        let (stub, session) = bearerStub(accepting: "token-1")
+        Secret.session = session
+        let provider = CountingProvider()
+        let response = await Secret(BearerAuthenticator(provider: provider)).dataResponse()
+        #expect(response.value == "in")
+        #expect(provider.refreshes == 1)
+        #expect(stub.requests.map { $0.headers["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
+        #expect(response.attempts.map(\.repeatReason) == [BearerAuthenticator.replayReason, nil])
+    }
+
+    @Test func aTokenRefusedAgainAfterTheReplayIsNotRefreshedTwice() async {
+        let (stub, session) = bearerStub(accepting: "never")
+        Secret.session = session
+        let provider = CountingProvider()
+        let response = await Secret(BearerAuthenticator(provider: provider)).dataResponse()
+        guard case .validation(.unacceptableStatusCode(401), _)? = response.error else {
+            Issue.record("got \(String(describing: response.error))")
+            return
+        }
+        #expect(provider.refreshes == 1)
+        #expect(stub.requests.count == 2)
+    }
+
+    @Test func aFailedRefreshFailsClearly() async {
+        let (stub, session) = bearerStub(accepting: "token-1")
+        Secret.session = session
+        let authenticator = BearerAuthenticator(provider: CountingProvider(failRefresh: true))
+        let response = await Secret(authenticator).dataResponse()
+        guard case .interceptor(let error)? = response.error,
+            case .refreshFailed(let reason)? = error as? AuthenticationError
+        else { Issue.record("got \(String(describing: response.error))"); return }
+        #expect(reason.contains("Refused"))
+        #expect(stub.requests.count == 1)
+    }
+}
+
+@Suite struct LoggingTests {
+    final class Logged: Component, POSTRequestType, CustomSessionRequestType, VerboseLoggingType, StringResponseType {
+        nonisolated(unsafe) static var session: Session?
+        static var customSession: Session { session ?? .shared }
+        var path: String { "https://log.test/login?user=ada&access_token=s3cr3t&page=2" }
+        var headers: HTTPHeaders { ["Authorization": "Bearer abc.def", "Cookie": "sid=42", "X-Visible": "yes"] }
+        override init(parameterBuilder: ParameterBuilder = ParameterBuilder { TextParameter("it's", name: "note") }) {
+            super.init(parameterBuilder: parameterBuilder)
+        }
+    }
+    final class Quiet: Component, GETRequestType, APISessionRequestType, SilentLoggingType, DataResponseType {}
+
+    @Test func verboseLoggingRedactsSecretsEverywhere() async throws {
+        let (handler, logger) = InMemoryLogHandler.makeLogger(label: "brick")
+        let stub = StubTransport()
+        stub.stub(.post, "https://log.test/login?user=ada&access_token=s3cr3t&page=2", status: 200,
+                  headers: ["Set-Cookie": "sid=43", "Content-Type": "text/plain"], body: Data("welcome".utf8))
+        var configuration = Session.Configuration()
+        configuration.interceptors = [RequestLogger(logger: logger)]
+        Logged.session = Session(configuration: configuration, transport: stub)
+        #expect(try await Logged().response() == "welcome")
+        let text = handler.entries.map(\.message.description).joined(separator: "\n")
+        for secret in ["s3cr3t", "abc.def", "sid=42", "sid=43"] { #expect(!text.contains(secret), "\(secret) leaked") }
+        #expect(text.contains("access_token=<redacted>&page=2"))
+        #expect(text.contains("Authorization: <redacted>"))
+        #expect(text.contains("X-Visible: yes"))
+        #expect(text.contains("→ 200"))
+        #expect(text.contains("< body: welcome"))
+        #expect(text.contains(#"curl -X POST 'https://log.test/login?user=ada&access_token=<redacted>&page=2'"#))
+        #expect(text.contains(#"--data-binary 'note=it%27s'"#))
+    }
+
+    @Test func silentRequestsAreNotLoggedAndDefaultsAreShort() async throws {
+        let (handler, logger) = InMemoryLogHandler.makeLogger(label: "brick")
+        await LogProbe.entry(RequestLogger(logger: logger), logging: nil).value
+        await LogProbe.entry(RequestLogger(logger: logger), logging: .disabled).value
+        let messages = handler.entries.map(\.message.description)
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasPrefix("Probe #1 GET https://p.test/ → 204 in ") == true)
+        #expect(messages.first?.contains("\n") == false)
+    }
+
+    @Test func curlCommandQuotesForTheShell() {
+        let request = TransportRequest(method: .put, url: "https://q.test/a", headers: ["X-Q": "it's"], body: .file(path: "/tmp/f b"))
+        #expect(CurlCommand.render(request) == #"curl -X PUT 'https://q.test/a' -H 'X-Q: it'\''s' --data-binary '@/tmp/f b'"#)
+    }
+}
+
+/// Runs a logger's `process` once, as the session would after a 204.
+enum LogProbe {
+    static func entry(_ logger: RequestLogger, logging: RequestLogging?) -> Task<Void, Never> {
+        let context = RequestContext(requestName: "Probe", requestLogging: logging, request: TransportRequest(url: "https://p.test/"))
+        return Task { _ = await logger.process(.success(TransportResponse(head: ResponseHead(status: 204))), context: context) }
+    }
+}
+
+extension InMemoryLogHandler {
+    static func makeLogger(label: String) -> (InMemoryLogHandler, Logger) {
+        let handler = InMemoryLogHandler()
+        return (handler, Logger(label: label) { _ in handler })
+    }
+}
