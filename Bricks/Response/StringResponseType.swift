@@ -20,7 +20,7 @@ extension StringResponseType {
                 throw ResponseSerializationError.undecodableText(charset: named ?? "?")
             }
             guard let text = String(data: response.body, encoding: encoding) else {
-                throw ResponseSerializationError.undecodableText(charset: named ?? String(describing: encoding))
+                throw ResponseSerializationError.undecodableText(charset: named ?? Charset.name(of: encoding))
             }
             return text
         }
@@ -39,6 +39,13 @@ enum Charset {
         }
         return nil
     }
+
+    /// The IANA name of a supported encoding.
+    static func name(of encoding: String.Encoding) -> String {
+        names.first { self.encoding(named: $0) == encoding } ?? String(describing: encoding)
+    }
+
+    private static let names = ["utf-8", "us-ascii", "iso-8859-1", "utf-16", "utf-16be", "utf-16le", "utf-32", "utf-32be", "utf-32le"]
 
     /// The encoding for a charset name, or `nil` when it is not supported.
     static func encoding(named name: String) -> String.Encoding? {

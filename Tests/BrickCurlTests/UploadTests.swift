@@ -90,12 +90,18 @@ import Testing
         #expect(answer.sha256 == (try sha256(ofFile: path)))
     }
 
-    @Test func aStreamCannotBeSentAgainAfterA307Redirect() async throws {
+    /// A stream cannot be rewound: after a 307 the transfer fails with `uploadFailed` if libcurl had already
+    /// read from it, and otherwise (the redirect came before any byte was read) the target gets it whole, once.
+    @Test func aStreamIsNeverSentHalfAfterA307Redirect() async throws {
         let target = try sink().url().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let url = try httpbin().url("/redirect-to?status_code=307&url=\(target)")
         let body = RequestBody.stream(BodyStream(Chunks(chunks: [Data("once".utf8)]), length: 4))
-        let error = try await #require(throws: TransportError.self) { try await send(url, method: .post, bodyParts: body) }
-        #expect(error.kind == .uploadFailed)
+        do {
+            let answer = try SinkAnswer(json: try await send(url, method: .post, bodyParts: body).body)
+            #expect(answer.bytes == Data("once".utf8))
+        } catch let error as TransportError {
+            #expect(error.kind == .uploadFailed)
+        }
     }
 
     @Test func aBodyWithoutContentTypeGetsNoneFromLibcurl() async throws {
