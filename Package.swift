@@ -66,6 +66,7 @@ let package = Package(
             dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer",
                            .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strictTests),
+        .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]
 )
