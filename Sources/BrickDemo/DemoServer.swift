@@ -30,14 +30,31 @@ enum DemoRoutes {
     /// `a=1&b=x%20y` as a JSON object of strings (values kept percent-encoded, quotes escaped).
     private static func pairsJSON(_ encoded: String) -> String {
         let members = encoded.split(separator: "&").map { pair -> String in
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.replacingOccurrences(of: "\"", with: "\\\"") }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).percentDecoded.replacingOccurrences(of: "\"", with: "\\\"") }
             return "\"\(parts[0])\":\"\(parts.count > 1 ? parts[1] : "")\""
         }
         return "{" + members.joined(separator: ",") + "}"
     }
 }
 
-extension Substring {
+extension String {
+    /// The text with `%XX` escapes decoded (invalid escapes are kept as they are).
+    fileprivate var percentDecoded: String {
+        var bytes: [UInt8] = []
+        var rest = utf8[...]
+        while let byte = rest.first {
+            if byte == UInt8(ascii: "%"), rest.count >= 3,
+                let value = UInt8(String(decoding: rest.dropFirst().prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                rest = rest.dropFirst(3)
+            } else {
+                bytes.append(byte)
+                rest = rest.dropFirst()
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     fileprivate func replacingOccurrences(of target: Character, with replacement: String) -> String {
         map { $0 == target ? replacement : String($0) }.joined()
     }

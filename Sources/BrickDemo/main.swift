@@ -38,7 +38,7 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
 report("GetUser(userID: 7) — async/await", await GetUser(userID: 7).dataResponse())
 report("GetUserProfile(userID: 42) — Decodable", await GetUserProfile(userID: 42).dataResponse())
 report("CreateUser — POST form body", await CreateUser(name: "Ada Lovelace", age: nil).dataResponse())
-report("GetStatus(code: 503) — any status is a response", await GetStatus(code: 503).dataResponse())
+report("GetStatus(code: 503) — fails validation, the response is kept", await GetStatus(code: 503).dataResponse())
 report("GetNowhere — nothing listens there", await GetNowhere().dataResponse())
 
 do {
