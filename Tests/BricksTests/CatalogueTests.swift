@@ -39,7 +39,8 @@ final class OnlyCreated: Component, POSTRequestType, OnCatalogueSession, StatusC
     var acceptableStatusCodes: [ClosedRange<Int>] { [201...201] }
 }
 final class OnlyJSON: Component, GETRequestType, OnCatalogueSession, ContentTypeValidationType, DataResponseType {
-    var path: String { "/typed" }
+    let path: String
+    init(path: String) { self.path = path; super.init() }
     var acceptableContentTypes: [String] { ["application/json", "+json"] }
 }
 final class Anything: Component, GETRequestType, OnCatalogueSession, NoValidationType, StringResponseType {
@@ -115,8 +116,10 @@ final class NoBase: Component, GETRequestType, OnCatalogueSession, AbsoluteURLTy
     @Test(arguments: [("application/json; charset=utf-8", true), ("application/problem+json", true),
                       ("text/html", false), (nil, false)] as [(String?, Bool)])
     func contentTypeValidationChecksTheMediaType(type: String?, accepted: Bool) async {
-        catalogueStub.stub(.get, "https://cat.test/v1/typed", status: 200, headers: type.map { ["Content-Type": $0] } ?? [:], body: Data("{}".utf8))
-        let response = await OnlyJSON().dataResponse()
+        // One URL per case: the cases run in parallel on one stub.
+        let path = "/typed/" + (type ?? "none").replacingOccurrences(of: " ", with: "")
+        catalogueStub.stub(.get, "https://cat.test/v1" + path, status: 200, headers: type.map { ["Content-Type": $0] } ?? [:], body: Data("{}".utf8))
+        let response = await OnlyJSON(path: path).dataResponse()
         if accepted {
             #expect(response.value == Data("{}".utf8))
         } else {

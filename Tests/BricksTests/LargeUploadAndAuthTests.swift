@@ -55,6 +55,16 @@ final class Countdown: Sendable {
     }
 }
 
+/// Sends `times` vault requests at once and collects their outcomes.
+func fetchVault(times: Int, from server: LoopbackServer, with authenticator: BearerAuthenticator) async -> [DataResponse<String>] {
+    await withTaskGroup(of: DataResponse<String>.self) { group in
+        for _ in 0..<times {
+            group.addTask { await GetVault(url: server.baseURL + "/vault", authenticator: authenticator).dataResponse() }
+        }
+        return await group.reduce(into: []) { $0.append($1) }
+    }
+}
+
 @Suite struct LargeUploadAndAuthTests {
     @Test func a200MBMultipartFileIsStreamedFromDiskInBoundedMemory() async throws {
         let size = 200 << 20
@@ -100,12 +110,7 @@ final class Countdown: Sendable {
         // The refresh waits until all 20 requests have been refused: they all hit the 401 together.
         let provider = CountingProvider(gate: { await refused.wait(for: 20) })
         let authenticator = BearerAuthenticator(provider: provider)
-        let outcomes = await withTaskGroup(of: DataResponse<String>.self) { group in
-            for _ in 0..<20 {
-                group.addTask { await GetVault(url: server.baseURL + "/vault", authenticator: authenticator).dataResponse() }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let outcomes = await fetchVault(times: 20, from: server, with: authenticator)
         #expect(provider.refreshes == 1)
         #expect(refused.count == 20)
         #expect(outcomes.allSatisfy { $0.value == "vault opened" })
@@ -121,12 +126,7 @@ final class Countdown: Sendable {
         defer { server.stop() }
         let provider = CountingProvider(failRefresh: true, gate: { await refused.wait(for: 10) })
         let authenticator = BearerAuthenticator(provider: provider)
-        let outcomes = await withTaskGroup(of: DataResponse<String>.self) { group in
-            for _ in 0..<10 {
-                group.addTask { await GetVault(url: server.baseURL + "/vault", authenticator: authenticator).dataResponse() }
-            }
-            return await group.reduce(into: []) { $0.append($1) }
-        }
+        let outcomes = await fetchVault(times: 10, from: server, with: authenticator)
         #expect(provider.refreshes == 1)
         for outcome in outcomes {
             guard case .interceptor(let error)? = outcome.error, case .refreshFailed? = error as? AuthenticationError else {

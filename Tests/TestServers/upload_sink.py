@@ -98,30 +98,26 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
+    def read_exactly(self, count):
+        while count:
+            data = self.rfile.read(min(CHUNK, count))
+            if not data:
+                raise ConnectionError("body cut short")
+            count -= len(data)
+            yield data
+
     def body_chunks(self):
-        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip(), 16)
-                if size == 0:
-                    while self.rfile.readline() not in (b"\r\n", b""):
-                        pass
-                    return
-                remaining = size
-                while remaining:
-                    data = self.rfile.read(min(CHUNK, remaining))
-                    if not data:
-                        raise ConnectionError("body cut short")
-                    remaining -= len(data)
-                    yield data
-                self.rfile.readline()
-        else:
-            remaining = int(self.headers.get("Content-Length", "0"))
-            while remaining:
-                data = self.rfile.read(min(CHUNK, remaining))
-                if not data:
-                    raise ConnectionError("body cut short")
-                remaining -= len(data)
-                yield data
+        if self.headers.get("Transfer-Encoding", "").lower() != "chunked":
+            yield from self.read_exactly(int(self.headers.get("Content-Length", "0")))
+            return
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b""):
+                    pass
+                return
+            yield from self.read_exactly(size)
+            self.rfile.readline()
 
     def do_POST(self):
         content_type = self.headers.get("Content-Type", "")
