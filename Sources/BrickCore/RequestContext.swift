@@ -1,7 +1,14 @@
 /// What interceptors and error handlers know about the request they work on.
 public struct RequestContext: Sendable {
-    /// The request's type name, for logs (`"GetUser"`).
-    public let requestName: String
+    /// The request's type name, for logs (`"GetUser"`); worked out only when asked for.
+    public var requestName: String {
+        switch name {
+        case .type(let type): String(describing: type)
+        case .text(let text): text
+        }
+    }
+    private enum Name { case type(any Any.Type), text(String) }
+    private let name: Name
     /// This attempt's number: 1 for the first, 2 for the first replay or retry, and so on.
     public let attempt: Int
     /// The attempts before this one, oldest first.
@@ -20,7 +27,24 @@ public struct RequestContext: Sendable {
         requestName: String, attempt: Int = 1, previousAttempts: [AttemptRecord] = [], modifiers: [any RequestModifier] = [],
         requestLogging: RequestLogging? = nil, autoRetryConfiguration: AutoRetryConfiguration = .none, request: TransportRequest
     ) {
-        self.requestName = requestName
+        self.init(name: .text(requestName), attempt: attempt, previousAttempts: previousAttempts, modifiers: modifiers,
+                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request)
+    }
+
+    /// A context for a request of type `requestType`.
+    init(
+        requestType: any Any.Type, attempt: Int, previousAttempts: [AttemptRecord], modifiers: [any RequestModifier],
+        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest
+    ) {
+        self.init(name: .type(requestType), attempt: attempt, previousAttempts: previousAttempts, modifiers: modifiers,
+                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request)
+    }
+
+    private init(
+        name: Name, attempt: Int, previousAttempts: [AttemptRecord], modifiers: [any RequestModifier],
+        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest
+    ) {
+        self.name = name
         self.attempt = attempt
         self.previousAttempts = previousAttempts
         self.modifiers = modifiers

@@ -20,7 +20,7 @@ extension RequestType {
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
         if let authentication { interceptors.append(authentication) }
         return DispatchPlan(
-            request: request, requestName: String(describing: Self.self), modifiers: modifiers, interceptors: interceptors,
+            request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, validation: validation,
             serializer: serializer, owner: ObjectIdentifier(self))
     }
@@ -29,7 +29,7 @@ extension RequestType {
 /// A request ready for the session's pipeline: built once, adapted again on every attempt.
 struct DispatchPlan<Value: Sendable>: Sendable {
     let request: Result<TransportRequest, BrickError>
-    let requestName: String
+    let requestType: any Any.Type
     let modifiers: [any RequestModifier]
     let interceptors: [any Interceptor]
     let requestLogging: RequestLogging?
@@ -45,6 +45,7 @@ extension RequestType {
     /// - Throws: ``BrickError/requestEncoding(_:)`` or ``BrickError/interceptor(_:)``.
     public nonisolated(nonsending) func adaptedRequest() async throws(BrickError) -> TransportRequest {
         let plan = makePlan(serializer: ResponseSerializer { $0.body })
-        return try await session.adapt(plan, context: session.context(for: plan, attempt: 1, previousAttempts: []))
+        let base = try plan.request.get()
+        return try await session.adapt(session.interceptors(for: plan), context: session.context(for: plan, request: base))
     }
 }

@@ -27,7 +27,8 @@ extension Session {
     /// Streams `plan`'s request once the interceptors have adapted it.
     func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
-            let request = try await self.adapt(plan, context: self.context(for: plan, attempt: 1, previousAttempts: []))
+            let base = try plan.request.get()
+            let request = try await self.adapt(self.interceptors(for: plan), context: self.context(for: plan, request: base))
             return self.startStream(request, ownerID: plan.owner)
         }
     }

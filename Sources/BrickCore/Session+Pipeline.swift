@@ -8,12 +8,10 @@ extension Session {
         case .success(let request): base = request
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
-        let interceptors = (configuration.interceptors + plan.interceptors).inRunningOrder()
+        let interceptors = interceptors(for: plan)
         var attempts: [AttemptRecord] = []
         while true {
-            guard var context = try? context(for: plan, attempt: attempts.count + 1, previousAttempts: attempts) else {
-                return DataResponse(request: nil, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
-            }
+            var context = context(for: plan, request: base, attempt: attempts.count + 1, previousAttempts: attempts)
             let round = await attempt(plan, base: base, interceptors: interceptors, context: &context)
             let sent = context.request
             switch round {
@@ -39,22 +37,26 @@ extension Session {
         }
     }
 
-    /// The context of attempt number `attempt` of `plan`.
-    /// - Throws: the plan's own failure when its request could not be built.
-    func context<Value>(for plan: DispatchPlan<Value>, attempt: Int, previousAttempts: [AttemptRecord]) throws(BrickError) -> RequestContext {
+    /// The context of attempt number `attempt` of `plan`, whose request is `request`.
+    func context<Value>(
+        for plan: DispatchPlan<Value>, request: TransportRequest, attempt: Int = 1, previousAttempts: [AttemptRecord] = []
+    ) -> RequestContext {
         RequestContext(
-            requestName: plan.requestName, attempt: attempt, previousAttempts: previousAttempts,
+            requestType: plan.requestType, attempt: attempt, previousAttempts: previousAttempts,
             modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
-            autoRetryConfiguration: plan.autoRetryConfiguration, request: try plan.request.get())
+            autoRetryConfiguration: plan.autoRetryConfiguration, request: request)
     }
 
-    /// `context.request` adapted by the session's and the plan's interceptors, in priority order.
-    func adapt<Value>(_ plan: DispatchPlan<Value>, context: RequestContext) async throws(BrickError) -> TransportRequest {
+    /// The session's and the plan's interceptors, in running order.
+    func interceptors<Value>(for plan: DispatchPlan<Value>) -> [any Interceptor] {
+        (configuration.interceptors + plan.interceptors).inRunningOrder()
+    }
+
+    /// `context.request` adapted by `interceptors`, in order.
+    func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
         var request = context.request
         do {
-            for interceptor in (configuration.interceptors + plan.interceptors).inRunningOrder() {
-                try await interceptor.adapt(&request, context: context)
-            }
+            for interceptor in interceptors { try await interceptor.adapt(&request, context: context) }
         } catch let error as BrickError { throw error } catch { throw .interceptor(error) }
         return request
     }
@@ -71,7 +73,7 @@ extension Session {
         var request = base
         var outcome: ResponseOutcome
         do {
-            request = try await adapt(plan, context: context)
+            request = try await adapt(interceptors, context: context)
             context.request = request
             outcome = await sendOutcome(request, owner: plan.owner)
         } catch {
