@@ -31,13 +31,7 @@ extension StringResponseType {
 enum Charset {
     /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.
     static func name(inContentType value: String?) -> String? {
-        guard let value else { return nil }
-        for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingSpaces().lowercased() == "charset" else { continue }
-            return pair[1].trimmingSpaces().trimmingQuotes().lowercased()
-        }
-        return nil
+        value.flatMap { ContentTypeValue.parameter("charset", in: $0) }
     }
 
     /// The IANA name of a supported encoding.
@@ -61,16 +55,5 @@ enum Charset {
         case "utf-32le": .utf32LittleEndian
         default: nil
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
-        return self[start..<end]
-    }
-    fileprivate func trimmingQuotes() -> Substring {
-        count >= 2 && first == "\"" && last == "\"" ? dropFirst().dropLast() : self
     }
 }

@@ -43,7 +43,8 @@ extension Interceptor {
 extension Array where Element == any Interceptor {
     /// The interceptors in running order: highest priority first, ties in the order given.
     func inRunningOrder() -> [any Interceptor] {
-        enumerated().sorted { lhs, rhs in
+        guard count > 1 else { return self }
+        return enumerated().sorted { lhs, rhs in
             lhs.element.priority != rhs.element.priority ? lhs.element.priority > rhs.element.priority : lhs.offset < rhs.offset
         }.map(\.element)
     }

@@ -44,8 +44,6 @@ extension RequestType {
     /// session's and the request's interceptors (headers, tokens). Nothing is sent.
     /// - Throws: ``BrickError/requestEncoding(_:)`` or ``BrickError/interceptor(_:)``.
     public nonisolated(nonsending) func adaptedRequest() async throws(BrickError) -> TransportRequest {
-        let plan = makePlan(serializer: ResponseSerializer { $0.body })
-        let base = try plan.request.get()
-        return try await session.adapt(session.interceptors(for: plan), context: session.context(for: plan, request: base))
+        try await session.firstAttemptRequest(makePlan(serializer: ResponseSerializer { $0.body }))
     }
 }

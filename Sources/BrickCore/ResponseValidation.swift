@@ -35,18 +35,12 @@ public struct ResponseValidation: Sendable, Equatable {
 
     /// Whether the media type of the header value `received` matches `pattern`.
     static func mediaType(_ received: String, matches pattern: String) -> Bool {
-        let type = essence(received)
-        let wanted = essence(pattern)
+        let type = ContentTypeValue.essence(received)
+        let wanted = ContentTypeValue.essence(pattern)
         if wanted == "*/*" || wanted == type { return true }
         if wanted.hasPrefix("+") { return type.hasSuffix(wanted) }
         if wanted.hasSuffix("/*") { return type.hasPrefix(wanted.dropLast()) }
         return false
-    }
-
-    private static func essence(_ value: String) -> String {
-        let end = value.firstIndex(of: ";") ?? value.endIndex
-        let type = value[..<end].drop { $0 == " " || $0 == "\t" }
-        return String(type.reversed().drop { $0 == " " || $0 == "\t" }.reversed()).lowercased()
     }
 }
 

@@ -27,8 +27,7 @@ extension Session {
     /// Streams `plan`'s request once the interceptors have adapted it.
     func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
-            let base = try plan.request.get()
-            let request = try await self.adapt(self.interceptors(for: plan), context: self.context(for: plan, request: base))
+            let request = try await self.firstAttemptRequest(plan)
             return self.startStream(request, ownerID: plan.owner)
         }
     }

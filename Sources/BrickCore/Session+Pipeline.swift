@@ -52,6 +52,11 @@ extension Session {
         (configuration.interceptors + plan.interceptors).inRunningOrder()
     }
 
+    /// `plan`'s request as its first attempt sends it: built, then adapted (for streams and inspection).
+    func firstAttemptRequest<Value>(_ plan: DispatchPlan<Value>) async throws(BrickError) -> TransportRequest {
+        try await adapt(interceptors(for: plan), context: context(for: plan, request: try plan.request.get()))
+    }
+
     /// `context.request` adapted by `interceptors`, in order.
     func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
         var request = context.request
