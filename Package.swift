@@ -40,8 +40,12 @@ let package = Package(
         .target(name: "BrickTransport", swiftSettings: strict),
         // The only Swift code that talks to libcurl: one engine thread driving curl's multi interface.
         .target(name: "BrickCurl", dependencies: ["BrickTransport", "CCurlShim", "CCurl"], swiftSettings: strict),
+        // rtnetlink message building and parsing for the reachability monitor (the NLMSG_* macros); no policy.
+        .target(name: "CNetlink"),
+        // Reachability on Linux: an rtnetlink monitor and a per-host route check.
+        .target(name: "BrickReachability", dependencies: ["BrickTransport", "CNetlink"], swiftSettings: strict),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickTransport", "BrickCurl"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickTransport", "BrickCurl", "BrickReachability"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",

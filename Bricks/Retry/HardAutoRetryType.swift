@@ -1,4 +1,5 @@
-/// Retries a failed request up to 10 times, waiting for reachability between attempts.
+/// Retries a failed request up to 10 times (backoff from 2 s, at most 30 minutes in all), waiting up to
+/// 10 minutes for an unreachable host.
 /// Sets: `autoRetryConfiguration` = `.hard`.
 public protocol HardAutoRetryType: RequestType {}
 

@@ -1,4 +1,4 @@
-/// Never retries a failed request.
+/// Never retries a failed request and never waits for the network: the first failure is the answer.
 /// Sets: `autoRetryConfiguration` = `.none`.
 public protocol NonAutoRetryType: RequestType {}
 

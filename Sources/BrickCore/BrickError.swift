@@ -13,10 +13,20 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// An interceptor failed while adapting the request, or refused the response (for example a failed
     /// token refresh); its error is kept. Nothing more was sent.
     case interceptor(any Error)
+    /// The request's retry rules gave up: retries spent, the host unreachable, the deadline passed. Every
+    /// attempt and the last error are kept (``RetryFailure/lastError``).
+    indirect case gaveUp(RetryFailure)
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
         if case .transport(let error) = self { error } else { nil }
+    }
+
+    /// The error behind the retries: the last attempt's error for ``gaveUp(_:)`` (when one was sent),
+    /// otherwise the error itself.
+    public var rootCause: BrickError {
+        if case .gaveUp(let failure) = self, let last = failure.lastError { return last.rootCause }
+        return self
     }
 
     /// Whether the request was cancelled.
@@ -26,6 +36,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     public var response: TransportResponse? {
         switch self {
         case .serialization(_, let response), .validation(_, let response): response
+        case .gaveUp(let failure): failure.lastError?.response
         default: nil
         }
     }
@@ -39,6 +50,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
             "response not accepted (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .requestEncoding(let error): "cannot build the request: \(error)"
         case .interceptor(let error): "interceptor failed: \(error)"
+        case .gaveUp(let failure): "\(failure)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension RequestType {
     /// The request as built from the bricks, before the session's interceptors adapt it: the session's
     /// headers then the request's, the parameters and body from ``encodeBody(into:)``, and the options.
@@ -8,6 +10,7 @@ extension RequestType {
     public func makeTransportRequest() throws(BrickError) -> TransportRequest {
         var headers = session.configuration.headers
         headers.merge(self.headers)
+        if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         var request = TransportRequest(method: method, url: URLString, headers: headers, options: transportOptions)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
@@ -21,7 +24,8 @@ extension RequestType {
         if let authentication { interceptors.append(authentication) }
         return DispatchPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
-            requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, validation: validation,
+            requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
+            validation: validation,
             serializer: serializer, owner: ObjectIdentifier(self))
     }
 }
@@ -34,6 +38,7 @@ struct DispatchPlan<Value: Sendable>: Sendable {
     let interceptors: [any Interceptor]
     let requestLogging: RequestLogging?
     let autoRetryConfiguration: AutoRetryConfiguration
+    let idempotency: Idempotency
     let validation: ResponseValidation
     let serializer: ResponseSerializer<Value>
     let owner: ObjectIdentifier

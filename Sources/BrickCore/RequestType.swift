@@ -24,6 +24,9 @@ public protocol RequestType: AnyObject {
     var headers: HTTPHeaders { get }
     /// How the request is retried. Default is ``AutoRetryConfiguration/none``.
     var autoRetryConfiguration: AutoRetryConfiguration { get }
+    /// Whether the request may be sent again after it may have reached the server. Default is
+    /// ``Idempotency/byMethod`` (GET, HEAD, OPTIONS, TRACE, PUT and DELETE may).
+    var idempotency: Idempotency { get }
     /// Timeouts, redirects and caps of this request. Default is the session's
     /// ``Session/Configuration/transportOptions``.
     var transportOptions: TransportOptions { get }
@@ -49,6 +52,7 @@ extension RequestType {
     public var path: String { "" }
     public var headers: HTTPHeaders { [:] }
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
+    public var idempotency: Idempotency { .byMethod }
     public var transportOptions: TransportOptions { session.configuration.transportOptions }
     public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
         try ParameterEncoding.methodDependent(parameterBuilder, into: &request)

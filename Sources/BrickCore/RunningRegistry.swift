@@ -5,6 +5,9 @@ final class RunningRegistry: Sendable {
     private struct Entry {
         let owner: ObjectIdentifier?
         let transfer: any TransportTransfer
+        /// The request's host, for transfers that end early when it becomes unreachable (collected ones).
+        let abortableHost: String?
+        var abortError: TransportError?
     }
 
     private struct State {
@@ -15,19 +18,38 @@ final class RunningRegistry: Sendable {
     private let state = Mutex(State())
 
     /// Records a running transfer; returns the number to remove it with.
-    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?) -> UInt64 {
+    ///
+    /// - Parameter abortableHost: The host, when the transfer is to end as soon as the host is unreachable.
+    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableHost: String? = nil) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
-            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer)
+            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableHost: abortableHost)
             return state.nextID
         }
     }
 
-    func remove(_ id: UInt64) {
-        _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    /// Forgets a transfer; returns the error it was aborted with, if ``abort(_:with:)`` ended it.
+    @discardableResult
+    func remove(_ id: UInt64) -> TransportError? {
+        state.withLock { $0.entries.removeValue(forKey: id)?.abortError }
     }
 
     var count: Int { state.withLock { $0.entries.count } }
+
+    /// The running transfers that end when their host becomes unreachable, with that host.
+    func abortableHosts() -> [(UInt64, String)] {
+        state.withLock { state in state.entries.compactMap { id, entry in entry.abortableHost.map { (id, $0) } } }
+    }
+
+    /// Cancels transfer `id`, remembering `error` as the reason to report instead of `cancelled`.
+    func abort(_ id: UInt64, with error: TransportError) {
+        let transfer: (any TransportTransfer)? = state.withLock { state in
+            guard state.entries[id] != nil, state.entries[id]?.abortError == nil else { return nil }
+            state.entries[id]?.abortError = error
+            return state.entries[id]?.transfer
+        }
+        transfer?.cancel()
+    }
 
     /// Cancels the transfers of `owner`, or all of them when `owner` is `nil`.
     func cancel(owner: ObjectIdentifier?) {

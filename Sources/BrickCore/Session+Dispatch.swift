@@ -9,9 +9,15 @@ extension Session {
 
     func send(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = transport.makeTransfer(for: request)
-        let id = registry.add(transfer, owner: ownerID)
-        defer { registry.remove(id) }
-        do { return try await transfer.response() } catch { throw .transport(error) }
+        let id = registry.add(transfer, owner: ownerID, abortableHost: request.host)
+        let outcome: Result<TransportResponse, TransportError>
+        do { outcome = .success(try await transfer.response()) } catch { outcome = .failure(error) }
+        if let aborted = registry.remove(id), case .failure(let error) = outcome, error.kind == .cancelled,
+            !Task.isCancelled
+        {
+            throw .transport(aborted)
+        }
+        do { return try outcome.get() } catch { throw .transport(error) }
     }
 
     /// Sends `request` and returns its events as they arrive (head, body chunks, end), with back-pressure.

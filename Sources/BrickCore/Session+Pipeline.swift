@@ -9,13 +9,37 @@ extension Session {
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
         let interceptors = interceptors(for: plan)
+        var retry = plan.autoRetryConfiguration.isActive ? RetryState(base: base, clock: configuration.clock) : nil
         var attempts: [AttemptRecord] = []
         while true {
+            if let state = retry, let stop = await awaitReachableHost(plan, state, attempts: attempts) {
+                return DataResponse(request: attempts.last?.request, response: nil, result: .failure(stop), attempts: attempts)
+            }
             var context = context(for: plan, request: base, attempt: attempts.count + 1, previousAttempts: attempts)
             let round = await attempt(plan, base: base, interceptors: interceptors, context: &context)
             let sent = context.request
             switch round {
             case .finished(let outcome, let result):
+                if let state = retry, case .failure(let error) = result, !error.isCancelled {
+                    let verdict = await retryVerdict(after: error, plan, state, attempts: attempts.count)
+                    if case .giveUp(let why) = verdict {
+                        attempts.append(AttemptRecord(request: sent, head: outcome.head, error: error, repeatReason: nil))
+                        let failure = state.failure(why, error: error, attempts: attempts)
+                        if case .gaveUp(let gaveUp) = failure { notify(.gaveUp(request: context.requestName, gaveUp)) }
+                        return DataResponse(request: sent, response: outcome.response, result: .failure(failure), attempts: attempts)
+                    }
+                    let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
+                    attempts.append(AttemptRecord(
+                        request: sent, head: outcome.head, error: error, repeatReason: RetryState.reason(for: error)))
+                    retry?.retries += 1
+                    notify(.retrying(request: context.requestName, attempt: attempts.count, after: delay, failure: error))
+                    if delay > .zero {
+                        do { try await configuration.clock.sleep(for: delay) } catch {
+                            return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
+                        }
+                    }
+                    continue
+                }
                 attempts.append(AttemptRecord(request: sent, head: outcome.head, error: result.error, repeatReason: nil))
                 return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
             case .again(let outcome, let reason, let delay):

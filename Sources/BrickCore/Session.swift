@@ -29,6 +29,12 @@ public final class Session: Sendable {
         /// The clock every wait goes through (retry delays). Default is `ContinuousClock()`; tests pass
         /// BrickTesting's `ManualClock`.
         public var clock: any Clock<Duration> = ContinuousClock()
+        /// Where requests learn whether their host is reachable: while it is not, retrying requests wait,
+        /// and collected transfers to it are ended at once. Default is the process's netlink monitor
+        /// (`SystemReachability.shared`); tests pass BrickTesting's `ManualReachability`.
+        public var reachability: any Reachability = SystemReachability.shared
+        /// Told about every retry, wait for the network and give-up, on the request's task. Default is `nil`.
+        public var retryObserver: (@Sendable (RetryEvent) -> Void)?
         /// The most attempts one call may make, replays and retries included: a safety net against an
         /// interceptor or error handler that would repeat a request forever. Default is 16.
         public var maxAttempts = 16
@@ -51,6 +57,7 @@ public final class Session: Sendable {
     /// What sends its requests.
     public let transport: any Transport
     let registry = RunningRegistry()
+    private let routeWatch: Task<Void, Never>
 
     /// Creates a session.
     ///
@@ -61,7 +68,10 @@ public final class Session: Sendable {
     public init(configuration: Configuration = Configuration(), transport: (any Transport)? = nil) {
         self.configuration = configuration
         self.transport = transport ?? CurlTransport(configuration: configuration.connectionPool) ?? UnavailableTransport()
+        routeWatch = Self.watchRoutes(of: registry, with: configuration.reachability)
     }
+
+    deinit { routeWatch.cancel() }
 
     /// How many requests are running now.
     public var runningRequestCount: Int { registry.count }

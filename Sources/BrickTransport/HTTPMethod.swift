@@ -27,6 +27,12 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self == .get || self == .head || self == .delete
     }
 
+    /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2): `true` for
+    /// GET, HEAD, OPTIONS, TRACE, PUT and DELETE.
+    public var isIdempotent: Bool {
+        self == .get || self == .head || self == .options || self == .trace || self == .put || self == .delete
+    }
+
     /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
     public var isValidToken: Bool { !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenByte) }
 

@@ -53,4 +53,19 @@ public struct TransportRequest: Sendable {
         }
         try headers.validate()
     }
+
+    /// The URL's host, lowercased, without brackets, port or user info; `nil` when the URL has none.
+    public var host: String? {
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let host: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return host.isEmpty ? nil : host.lowercased()
+    }
 }

@@ -22,11 +22,14 @@ import Testing
         let name = "check-\(UUID().uuidString)"
         let file = directory + "/\(name).swift"
         try ("import BrickRequest\n" + source).write(toFile: file, atomically: true, encoding: .utf8)
-        let shimMap = URL(fileURLWithPath: Self.modules).deletingLastPathComponent().appendingPathComponent("CCurlShim.build/module.modulemap").path
+        let products = URL(fileURLWithPath: Self.modules).deletingLastPathComponent()
+        let moduleMaps = ["CCurlShim", "CNetlink"].flatMap {
+            ["-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("\($0).build/module.modulemap").path]
+        }
         let log = directory + "/\(name).log"
         let process = try ChildProcess(
-            [swiftc, "-typecheck", "-swift-version", "6", file, "-I", Self.modules, "-I", Paths.repository + "/Sources/CCurl",
-             "-Xcc", "-fmodule-map-file=\(shimMap)"],
+            [swiftc, "-typecheck", "-swift-version", "6", file, "-I", Self.modules, "-I", Paths.repository + "/Sources/CCurl"]
+                + moduleMaps,
             logPath: log)
         let status = process.wait()
         defer { unlink(file); unlink(log) }

@@ -1,0 +1,12 @@
+/// What the retry machinery is doing, as it happens: for logs, metrics and "waiting for network" displays.
+/// Delivered to ``Session/Configuration/retryObserver`` on the request's own task, before the wait starts.
+public enum RetryEvent: Sendable {
+    /// The request waits for `host` to become reachable (at most `limit`).
+    case waitingForNetwork(request: String, host: String, limit: Duration)
+    /// `host` became reachable after `waited`; the request goes out now.
+    case networkReturned(request: String, host: String, waited: Duration)
+    /// Attempt `attempt` failed with `failure`; attempt `attempt + 1` follows after `delay`.
+    case retrying(request: String, attempt: Int, after: Duration, failure: BrickError)
+    /// The retry rules gave up.
+    case gaveUp(request: String, RetryFailure)
+}

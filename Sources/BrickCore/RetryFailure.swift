@@ -1,0 +1,41 @@
+/// Why the retry rules stopped, with every attempt made: found in ``BrickError/gaveUp(_:)``.
+///
+/// A request whose retry configuration is ``AutoRetryConfiguration/none``, or that failed on its first
+/// attempt in a way retrying cannot cure, fails with the plain error instead.
+public struct RetryFailure: Error, Sendable, CustomStringConvertible {
+    /// Why retrying stopped.
+    public enum Reason: Sendable, Equatable {
+        /// Every retry the configuration allows was made; the last attempt failed too.
+        case retriesExhausted(retries: Int)
+        /// After retries, the last failure is one retrying cannot cure.
+        case notRetryable
+        /// After retries, the last failure may have reached the server and the request is not idempotent.
+        case notIdempotent
+        /// The host is unreachable and the request fails at once rather than wait
+        /// (``AutoRetryConfiguration/failWhenNotReachable``).
+        case notReachable(host: String)
+        /// The host stayed unreachable for the longest wait allowed (``AutoRetryConfiguration/maxNetworkWait``
+        /// or what was left of the deadline).
+        case networkWaitExpired(host: String, waited: Duration)
+        /// The next retry would have started past ``AutoRetryConfiguration/deadline``.
+        case deadlineExceeded
+    }
+
+    /// Why retrying stopped.
+    public let reason: Reason
+    /// Every attempt made, oldest first, each with its error and why it was repeated.
+    public let attempts: [AttemptRecord]
+    /// The last attempt's error; `nil` when nothing was sent (an unreachable host failed at once).
+    public var lastError: BrickError? { attempts.last?.error }
+
+    /// Creates a failure.
+    public init(reason: Reason, attempts: [AttemptRecord]) {
+        self.reason = reason
+        self.attempts = attempts
+    }
+
+    public var description: String {
+        let last = lastError.map { ": last error: \($0)" } ?? ""
+        return "gave up after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s") (\(reason))\(last)"
+    }
+}

@@ -1,0 +1,20 @@
+extension Session {
+    /// Ends collected transfers whose host became unreachable, at once, with `networkUnreachable`, instead
+    /// of leaving them to hang until a timeout; the retry rules then decide what follows.
+    ///
+    /// Subscribes before returning, so that no change after the session's creation is missed.
+    static func watchRoutes(of registry: RunningRegistry, with reachability: any Reachability) -> Task<Void, Never> {
+        let changes = reachability.changes()
+        return Task.detached {
+            for await _ in changes {
+                var statuses: [String: ReachabilityStatus] = [:]
+                for (id, host) in registry.abortableHosts() {
+                    if statuses[host] == nil { statuses[host] = await reachability.status(of: host) }
+                    guard statuses[host] == .unreachable else { continue }
+                    registry.abort(id, with: TransportError(
+                        .networkUnreachable, message: "the route to \(host) went away during the transfer"))
+                }
+            }
+        }
+    }
+}

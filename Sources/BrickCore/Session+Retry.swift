@@ -1,0 +1,141 @@
+import FoundationEssentials
+
+/// What one call's retry rules keep between attempts.
+struct RetryState: Sendable {
+    /// The request as built, for its method, host and body.
+    let base: TransportRequest
+    /// The host whose reachability is watched (empty when the URL has none: then never waited for).
+    let host: String
+    /// Time since the call started, on the session's clock.
+    let stopwatch: Stopwatch
+    /// Retries made so far.
+    var retries = 0
+
+    init(base: TransportRequest, clock: any Clock<Duration>) {
+        self.base = base
+        self.host = base.host ?? ""
+        self.stopwatch = Stopwatch(clock)
+    }
+
+    /// What the call fails with when the rules give up on `error`: the plain error when the first attempt
+    /// failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)`` with every attempt.
+    func failure(_ why: RetryGiveUp, error: BrickError, attempts: [AttemptRecord]) -> BrickError {
+        let reason: RetryFailure.Reason
+        switch why {
+        case .notRetryable, .notIdempotent:
+            guard retries > 0 else { return error }
+            reason = why == .notRetryable ? .notRetryable : .notIdempotent
+        case .retriesExhausted: reason = .retriesExhausted(retries: retries)
+        case .notReachable: reason = .notReachable(host: host)
+        case .deadlineExceeded: reason = .deadlineExceeded
+        }
+        return .gaveUp(RetryFailure(reason: reason, attempts: attempts))
+    }
+
+    /// The ``AttemptRecord/repeatReason`` of an attempt retried after `error`.
+    static func reason(for error: BrickError) -> String {
+        switch error {
+        case .transport(let error): "retry after \(error.kind.rawValue)"
+        case .validation(_, let response): "retry after status \(response.head.status)"
+        default: "retry after \(error)"
+        }
+    }
+}
+
+/// Elapsed time on any `Clock<Duration>` (the session's clock is an existential).
+struct Stopwatch: Sendable {
+    private let read: @Sendable () -> Duration
+
+    init(_ clock: any Clock<Duration>) { read = Self.start(clock) }
+
+    private static func start<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
+    var elapsed: Duration { read() }
+}
+
+extension AutoRetryConfiguration {
+    /// Whether the rules have anything to do: retries allowed, or unreachable hosts to fail fast on.
+    var isActive: Bool { maxRetryCount > 0 || failWhenNotReachable }
+}
+
+extension Session {
+    /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
+    /// a lost network could explain the failure.
+    func retryVerdict<Value>(
+        after error: BrickError, _ plan: DispatchPlan<Value>, _ state: RetryState, attempts: Int
+    ) async -> RetryVerdict {
+        guard state.base.body?.isReplayable ?? true else { return .giveUp(.notRetryable) }
+        guard attempts + 1 < configuration.maxAttempts else { return .giveUp(.retriesExhausted) }
+        let failure: RetryFailureKind
+        switch error.rootCause {
+        case .transport(let transport): failure = .transport(transport.kind)
+        case .validation(_, let response): failure = .status(response.head)
+        default: failure = .other
+        }
+        let reachability = RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty
+            ? await configuration.reachability.status(of: state.host) : .reachable
+        return RetryDecision.decide(RetryInput(
+            configuration: plan.autoRetryConfiguration, retriesSoFar: state.retries, method: state.base.method,
+            idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,
+            now: Date(), jitter: Double.random(in: 0..<1)))
+    }
+
+    /// Before an attempt: while the host is unreachable, waits for it (or fails at once with
+    /// `failWhenNotReachable`). Returns `nil` to go ahead, or the error to end the call with.
+    func awaitReachableHost<Value>(
+        _ plan: DispatchPlan<Value>, _ state: RetryState, attempts: [AttemptRecord]
+    ) async -> BrickError? {
+        let reachability = configuration.reachability
+        guard !state.host.isEmpty, await reachability.status(of: state.host) == .unreachable else { return nil }
+        let changes = reachability.changes()  // subscribed before the second look: no change is missed
+        guard await reachability.status(of: state.host) == .unreachable else { return nil }
+        let rules = plan.autoRetryConfiguration
+        let name = String(describing: plan.requestType)
+        func giveUp(_ reason: RetryFailure.Reason) -> BrickError {
+            let failure = RetryFailure(reason: reason, attempts: attempts)
+            notify(.gaveUp(request: name, failure))
+            return .gaveUp(failure)
+        }
+        if rules.failWhenNotReachable { return giveUp(.notReachable(host: state.host)) }
+        let left = rules.deadline.map { $0 - state.stopwatch.elapsed } ?? rules.maxNetworkWait
+        let limit = min(rules.maxNetworkWait, left)
+        guard limit > .zero else { return giveUp(.deadlineExceeded) }
+        notify(.waitingForNetwork(request: name, host: state.host, limit: limit))
+        let start = state.stopwatch.elapsed
+        switch await waitUntilReachable(state.host, changes: changes, limit: limit) {
+        case .reachable:
+            notify(.networkReturned(request: name, host: state.host, waited: state.stopwatch.elapsed - start))
+            return nil
+        case .expired: return giveUp(.networkWaitExpired(host: state.host, waited: limit))
+        case .cancelled: return .transport(.cancelled)
+        }
+    }
+
+    private enum NetworkWait: Sendable { case reachable, expired, cancelled }
+
+    /// Waits until `host` is no longer unreachable, `limit` passes on the session's clock, or the task is
+    /// cancelled, whichever comes first.
+    private func waitUntilReachable(_ host: String, changes: AsyncStream<Void>, limit: Duration) async -> NetworkWait {
+        let reachability = configuration.reachability
+        let clock = configuration.clock
+        let first = await withTaskGroup(of: NetworkWait.self) { group in
+            group.addTask {
+                for await _ in changes where await reachability.status(of: host) != .unreachable { return .reachable }
+                return .reachable  // the monitor stopped: nothing more can be known, so try
+            }
+            group.addTask {
+                do { try await clock.sleep(for: limit) } catch { return .cancelled }
+                return .expired
+            }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
+        return Task.isCancelled ? .cancelled : first
+    }
+
+    func notify(_ event: RetryEvent) { configuration.retryObserver?(event) }
+}
