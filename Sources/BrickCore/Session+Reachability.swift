@@ -1,6 +1,7 @@
 extension Session {
-    /// Ends collected transfers whose host became unreachable, at once, with `networkUnreachable`, instead
-    /// of leaving them to hang until a timeout; the retry rules then decide what follows.
+    /// Ends collected transfers whose host became unreachable, at once, with `connectionLost` (the request
+    /// may have reached the server), instead of leaving them to hang until a timeout; the retry rules then
+    /// decide what follows: an idempotent request waits for the network and goes again, a POST does not.
     ///
     /// Subscribes before returning, so that no change after the session's creation is missed.
     static func watchRoutes(of registry: RunningRegistry, with reachability: any Reachability) -> Task<Void, Never> {
@@ -12,7 +13,7 @@ extension Session {
                     if statuses[host] == nil { statuses[host] = await reachability.status(of: host) }
                     guard statuses[host] == .unreachable else { continue }
                     registry.abort(id, with: TransportError(
-                        .networkUnreachable, message: "the route to \(host) went away during the transfer"))
+                        .connectionLost, message: "the route to \(host) went away during the transfer"))
                 }
             }
         }
