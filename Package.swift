@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest"], swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
-        .target(name: "TestServers", path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
+        .target(name: "TestServers", dependencies: ["LoopbackServer"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),

@@ -23,7 +23,10 @@ enum CurlErrorMapping {
     static func kind(code: Int, message: String, context: Context) -> TransportError.Kind {
         if context.cancelled { return .cancelled }
         switch code {
-        case 1: return .redirectRefused  // the first URL's scheme is checked before sending
+        case 1:
+            // The first URL's scheme is checked before sending, so this is a redirect to another scheme, or
+            // an answer that is not HTTP at all ("Received HTTP/0.9", "Unsupported HTTP version").
+            return message.contains("HTTP") ? .invalidResponse : .redirectRefused
         case 3: return .invalidURL
         case 5, 6: return .cannotResolveHost
         case 7:

@@ -135,8 +135,8 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(step) failed: \(String(cString: strerror(errno)))" }
 }
 
-/// Runs `body` on a new detached thread.
-func spawnThread(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
+/// Runs `body` on a new detached thread (servers of tests use it too).
+public func spawnThread(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
     final class Start: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

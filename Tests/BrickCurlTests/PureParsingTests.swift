@@ -67,6 +67,12 @@ import Testing
         #expect(kind == .stalled)
     }
 
+    @Test func anAnswerThatIsNotHttpIsAnInvalidResponseNotARefusedRedirect() {
+        #expect(CurlErrorMapping.kind(code: 1, message: "Received HTTP/0.9 when not allowed", context: Context()) == .invalidResponse)
+        #expect(CurlErrorMapping.kind(code: 1, message: "Unsupported HTTP version in response", context: Context()) == .invalidResponse)
+        #expect(CurlErrorMapping.kind(code: 1, message: "Protocol \"ftp\" not supported", context: Context()) == .redirectRefused)
+    }
+
     @Test func theCapAndCancellationWinOverTheWriteError() {
         #expect(CurlErrorMapping.kind(code: 23, message: "", context: Context(exceededCap: true)) == .responseTooLarge)
         #expect(CurlErrorMapping.kind(code: 23, message: "", context: Context(cancelled: true)) == .cancelled)

@@ -2,12 +2,16 @@ import Glibc
 
 /// Loopback sockets for tests: listeners on free ports, closed ports, a listener that never accepts.
 public enum Sockets {
-    /// A socket bound to 127.0.0.1 on a free port and listening; returns the descriptor and the port.
-    public static func listener(backlog: Int32 = 128) throws(TestServerError) -> (fd: Int32, port: Int) {
+    /// A socket bound to 127.0.0.1 on `port` (a free one when 0) and listening; returns the descriptor and
+    /// the port.
+    public static func listener(port: Int = 0, backlog: Int32 = 128) throws(TestServerError) -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket failed") }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) { pointer in

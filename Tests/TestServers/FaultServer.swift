@@ -1,0 +1,238 @@
+import Glibc
+import LoopbackServer
+import Synchronization
+
+/// An HTTP/1.1 server on real loopback sockets that misbehaves on request, for tests of retries and errors.
+///
+/// The fault is chosen by the path and applies to the first `times` requests of a `key` (query
+/// parameters; every request is counted by its key); later ones get 200 `ok`. Without `times`, always.
+/// - `/ok` — 200 with body `ok`.
+/// - `/status?code=503&retry_after=S` — `code`, with `Retry-After: S` when given.
+/// - `/reset` — reads the request, then resets the connection (RST).
+/// - `/reset-mid-body` — sends a head announcing 100,000 bytes and 1,000 of them, then resets.
+/// - `/truncated` — announces 1,000 bytes, sends 500, closes cleanly.
+/// - `/malformed` — answers with a status line that is not HTTP.
+/// - `/hang` — never answers.
+/// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
+///
+/// The listener itself can ``refuse()`` connections (it closes; the port is kept) and ``serve()`` again,
+/// or reset every connection as soon as it is accepted (``resetOnAccept``).
+public final class FaultServer: Sendable {
+    /// What the listener does with new connections.
+    public enum Listening: Sendable { case serving, refusing, resettingOnAccept }
+
+    private struct State {
+        var listener: Int32 = -1
+        var mode = Listening.serving
+        var connections: Set<Int32> = []
+        var arrivals: [String: [UInt64]] = [:]
+        var stopped = false
+    }
+
+    /// The port, kept while refusing.
+    public let port: Int
+    private let state = Mutex(State())
+
+    /// Listens on a free loopback port.
+    public init() throws(TestServerError) {
+        let (fd, port) = try Sockets.listener()
+        self.port = port
+        state.withLock { $0.listener = fd }
+        try startAccepting(fd)
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// How many requests carried `key` so far.
+    public func count(_ key: String) -> Int { state.withLock { $0.arrivals[key]?.count ?? 0 } }
+
+    /// When each request carrying `key` was read, in nanoseconds of `CLOCK_MONOTONIC`.
+    public func arrivals(_ key: String) -> [UInt64] { state.withLock { $0.arrivals[key] ?? [] } }
+
+    /// Closes the listener (connections are refused) but keeps the port for ``serve()``.
+    public func refuse() {
+        let fd = state.withLock { state -> Int32 in
+            state.mode = .refusing
+            defer { state.listener = -1 }
+            return state.listener
+        }
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Accepts and serves connections again, on the same port.
+    public func serve() throws(TestServerError) {
+        let needsListener = state.withLock { state in
+            defer { state.mode = .serving }
+            return state.listener < 0
+        }
+        guard needsListener else { return }
+        let (fd, _) = try Sockets.listener(port: port)
+        state.withLock { $0.listener = fd }
+        try startAccepting(fd)
+    }
+
+    /// Resets every connection as soon as it is accepted (`true`), or serves them (`false`).
+    public func resetOnAccept(_ enabled: Bool) {
+        state.withLock { $0.mode = enabled ? .resettingOnAccept : .serving }
+    }
+
+    /// Stops listening and closes every connection (hanging ones included).
+    public func stop() {
+        let fds = state.withLock { state in
+            state.stopped = true
+            return Array(state.connections) + (state.listener >= 0 ? [state.listener] : [])
+        }
+        fds.forEach { shutdown($0, Int32(SHUT_RDWR)) }
+    }
+
+    deinit { stop() }
+
+    public static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    // MARK: Serving
+
+    private func startAccepting(_ listener: Int32) throws(TestServerError) {
+        do { try spawnThread { [self] in acceptLoop(listener) } } catch {
+            close(listener)
+            throw TestServerError("cannot start the fault server's thread: \(error)")
+        }
+    }
+
+    private func acceptLoop(_ listener: Int32) {
+        defer { close(listener) }
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            let mode = state.withLock { state -> Listening? in
+                if state.stopped { return nil }
+                state.connections.insert(fd)
+                return state.mode
+            }
+            guard let mode else { close(fd); return }
+            if mode == .resettingOnAccept {
+                reset(fd)
+                continue
+            }
+            do { try spawnThread { [self] in serve(fd) } } catch { reset(fd) }
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        var buffer: [UInt8] = []
+        guard let request = FaultRequest.read(from: fd, buffer: &buffer) else { return finish(fd) }
+        let key = request.query["key"] ?? ""
+        let seen = state.withLock { state -> Int in
+            state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
+            return state.arrivals[key]?.count ?? 0
+        }
+        let times = Int(request.query["times"] ?? "") ?? Int.max
+        switch seen > times ? "/ok" : request.path {
+        case "/ok":
+            respond(fd, status: 200, body: "ok")
+        case "/status":
+            let code = Int(request.query["code"] ?? "") ?? 503
+            let extra = request.query["retry_after"].map { "Retry-After: \($0.split(separator: "%20").joined(separator: " "))\r\n" } ?? ""
+            respond(fd, status: code, body: "failure \(seen)", extraHeaders: extra)
+        case "/reset":
+            return reset(fd)
+        case "/reset-mid-body":
+            _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000))
+            return reset(fd)
+        case "/truncated":
+            _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n" + String(repeating: "x", count: 500))
+        case "/malformed":
+            _ = send(fd, "HTTQ/9 two hundred\r\nthis is not http\r\n\r\n")
+        case "/hang":
+            var sink = [UInt8](repeating: 0, count: 1024)
+            while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
+        case "/drip":
+            let bytes = Int(request.query["bytes"] ?? "") ?? 100
+            let interval = UInt32(request.query["ms"] ?? "") ?? 100
+            guard send(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n") else { break }
+            for _ in 0..<bytes {
+                usleep(interval * 1000)  // the fault itself: a server that sends slowly
+                guard send(fd, "x") else { break }
+            }
+        default:
+            respond(fd, status: 404, body: "no such fault")
+        }
+        finish(fd)
+    }
+
+    private func respond(_ fd: Int32, status: Int, body: String, extraHeaders: String = "") {
+        _ = send(fd, "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(extraHeaders)\r\n\(body)")
+    }
+
+    private func send(_ fd: Int32, _ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Closes with a reset rather than a FIN: linger on, timeout zero.
+    private func reset(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        finish(fd)
+    }
+
+    private func finish(_ fd: Int32) {
+        state.withLock { _ = $0.connections.remove(fd) }
+        close(fd)
+    }
+}
+
+/// The parts of a request the fault server looks at: path and query. The body is read and dropped.
+struct FaultRequest {
+    let path: String
+    let query: [String: String]
+
+    static func read(from fd: Int32, buffer: inout [UInt8]) -> FaultRequest? {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+            headEnd = buffer.indices.dropLast(3).first { buffer[$0..<($0 + 4)].elementsEqual(terminator) }
+        }
+        guard let headEnd else { return nil }
+        let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let length = lines.dropFirst().compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingPrefix(" "))
+        }.first ?? 0
+        var remaining = length - (buffer.count - headEnd - 4)
+        while remaining > 0 {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, remaining), 0) }
+            guard count > 0 else { return nil }
+            remaining -= count
+        }
+        let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
+        var query: [String: String] = [:]
+        if pathEnd < target.endIndex {
+            for pair in target[target.index(after: pathEnd)...].split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+        }
+        return FaultRequest(path: String(target[..<pathEnd]), query: query)
+    }
+}
