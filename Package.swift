@@ -70,6 +70,13 @@ let package = Package(
             dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer",
                            .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strictTests),
+        // Runs outage scenarios inside a private network namespace; BrickReachabilityTests start it.
+        .executableTarget(
+            name: "OutageProbe", dependencies: ["BrickRequest", "TestServers"], path: "Tests/OutageProbe",
+            swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickReachabilityTests", dependencies: ["BrickReachability", "CNetlink", "TestServers", "OutageProbe"],
+            swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]

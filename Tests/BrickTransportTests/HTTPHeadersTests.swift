@@ -88,3 +88,21 @@ import Testing
         #expect(inQuery == [.get, .head, .delete])
     }
 }
+
+@Suite struct RequestHostTests {
+    @Test(arguments: [
+        ("http://Example.COM/path", "example.com"),
+        ("https://user:pw@api.test:8443/x?y#z", "api.test"),
+        ("http://127.0.0.1:8080", "127.0.0.1"),
+        ("http://[::1]:80/", "::1"),
+        ("https://host?query", "host"),
+    ])
+    func theHostIsTheAuthorityWithoutUserPortOrBrackets(url: String, host: String) {
+        #expect(TransportRequest(url: url).host == host)
+    }
+
+    @Test(arguments: ["not a url", "http://", "http:///path", "http://[::1"])
+    func aUrlWithoutAHostHasNone(url: String) {
+        #expect(TransportRequest(url: url).host == nil)
+    }
+}

@@ -26,6 +26,7 @@ public final class FaultServer: Sendable {
         var mode = Listening.serving
         var connections: Set<Int32> = []
         var arrivals: [String: [UInt64]] = [:]
+        var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
         var stopped = false
     }
 
@@ -49,6 +50,18 @@ public final class FaultServer: Sendable {
 
     /// When each request carrying `key` was read, in nanoseconds of `CLOCK_MONOTONIC`.
     public func arrivals(_ key: String) -> [UInt64] { state.withLock { $0.arrivals[key] ?? [] } }
+
+    /// Returns once `count` requests carrying `key` have been read.
+    public func waitForArrivals(_ key: String, count: Int = 1) async {
+        await withCheckedContinuation { waiter in
+            let ready = state.withLock { state in
+                if state.arrivals[key, default: []].count >= count { return true }
+                state.watchers.append((key, count, waiter))
+                return false
+            }
+            if ready { waiter.resume() }
+        }
+    }
 
     /// Closes the listener (connections are refused) but keeps the port for ``serve()``.
     public func refuse() {
@@ -129,10 +142,14 @@ public final class FaultServer: Sendable {
         var buffer: [UInt8] = []
         guard let request = FaultRequest.read(from: fd, buffer: &buffer) else { return finish(fd) }
         let key = request.query["key"] ?? ""
-        let seen = state.withLock { state -> Int in
+        let (seen, ready) = state.withLock { state in
             state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
-            return state.arrivals[key]?.count ?? 0
+            let seen = state.arrivals[key]?.count ?? 0
+            let ready = state.watchers.filter { $0.key == key && $0.count <= seen }.map(\.waiter)
+            state.watchers.removeAll { $0.key == key && $0.count <= seen }
+            return (seen, ready)
         }
+        ready.forEach { $0.resume() }
         let times = Int(request.query["times"] ?? "") ?? Int.max
         switch seen > times ? "/ok" : request.path {
         case "/ok":

@@ -48,6 +48,17 @@ public enum Paths {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A product built beside the running test binary (an executable target of this package).
+    public static func builtProduct(_ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let me = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = me.lastIndex(of: "/") else { return nil }
+        let path = me[..<slash] + "/" + name
+        return access(path, X_OK) == 0 ? path : nil
+    }
+
     /// Finds an executable in the usual system directories.
     public static func executable(_ name: String) -> String? {
         ["/usr/sbin/", "/usr/bin/", "/sbin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first { access($0, X_OK) == 0 }

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import Testing
+import TestServers
+
+/// What the outage probe printed.
+struct ProbeReport: Decodable {
+    let series: [String: [Double]]
+    let facts: [String: String]
+
+    func values(_ name: String) -> [Double] { series[name] ?? [] }
+}
+
+/// Runs the outage probe in a private network namespace of its own: as root `unshare -n`, otherwise
+/// `unshare -rn` (a user namespace too). Outages there cannot touch the machine's network or other tests.
+func runProbe(_ scenario: String...) throws -> ProbeReport {
+    guard let probe = Paths.builtProduct("OutageProbe") else {
+        throw TestServerError("OutageProbe was not built beside the tests (swift build --build-tests builds it)")
+    }
+    let unshare = Paths.executable("unshare") ?? "/usr/bin/unshare"
+    let isolation = geteuid() == 0 ? ["-n"] : ["-rn"]
+    let log = try Paths.scratchDirectory("outage") + "/probe.log"
+    let status = try ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log).wait()
+    let output = Paths.read(log)
+    guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
+        throw TestServerError("outage probe \(scenario) exited with \(status):\n\(output)")
+    }
+    return try JSONDecoder().decode(ProbeReport.self, from: Data(line.utf8))
+}
+
+/// Reachability and retries through real outages: the loopback taken down and brought back in a private
+/// network namespace, the real netlink monitor, libcurl and the fault server.
+@Suite(.serialized) struct OutageTests {
+    @Test func theMonitorFollowsLinksAddressesRoutesAndCarrier() throws {
+        let report = try runProbe("monitor")
+        let expected = [
+            "online 127.0.0.1": "reachable", "online localhost": "reachable",
+            "online name.invalid": "unreachable",  // the namespace has no route off the machine: DNS while offline
+            "change after going offline": "yes",
+            "offline 127.0.0.1": "unreachable", "offline localhost": "unreachable", "offline name.invalid": "unreachable",
+            "change after going online": "yes",
+            "back online 127.0.0.1": "reachable", "back online localhost": "reachable",
+            "carrier 10.9.0.2": "reachable", "no carrier 10.9.0.2": "unreachable", "carrier again 10.9.0.2": "reachable",
+        ]
+        #expect(report.facts == expected)
+    }
+
+    @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() throws {
+        let outages = 20, concurrent = 3
+        let report = try runProbe("outages", String(outages))
+        #expect(report.facts.isEmpty, "failures: \(report.facts)")
+        #expect(report.values("requests per key") == Array(repeating: Double(concurrent), count: outages))
+        let delays = report.values("delay ms")
+        #expect(delays.count == outages * concurrent)
+        #expect(delays.allSatisfy { $0 > 0 && $0 < 100 }, "delays (ms): \(delays)")
+        let sorted = delays.sorted()
+        print("outage → request delays over \(outages) outages × \(concurrent) requests: median \(sorted[sorted.count / 2]) ms, worst \(sorted.last ?? 0) ms")
+    }
+
+    @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() throws {
+        let report = try runProbe("cut")
+        #expect(report.facts["get result"] == "ok")
+        #expect(report.facts["get first error"] == "transport(connectionLost)")
+        #expect(report.values("get attempts") == [2])
+        #expect(report.values("get cut to waiting ms").allSatisfy { $0 < 1000 })  // not the 60 s low-speed timeout
+        #expect(report.values("get delay ms").allSatisfy { $0 > 0 && $0 < 100 })
+        #expect(report.facts["post error"] == "transport(connectionLost)")
+        #expect(report.values("post requests") == [1])
+        #expect(report.facts["after outage"] == "ok")
+        #expect(report.facts["offline post result"] == "ok")
+        #expect(report.values("offline post requests") == [1])
+    }
+
+    @Test func failWhenNotReachableFailsAtOnceAndTheNetworkWaitIsBounded() throws {
+        let report = try runProbe("fail-fast")
+        #expect(report.facts["fail fast error"] == #"gaveUp(notReachable(host: "127.0.0.1"))"#)
+        #expect(report.values("fail fast ms").allSatisfy { $0 < 100 })
+        #expect(report.facts["expired error"]?.hasPrefix("gaveUp(networkWaitExpired") == true)
+        #expect(report.values("expired after ms").allSatisfy { $0 >= 300 })
+        #expect(report.values("requests") == [0])
+    }
+
+    @Test func theProbeRefusesToRunOutsideAPrivateNamespace() throws {
+        guard let probe = Paths.builtProduct("OutageProbe") else { throw TestServerError("OutageProbe not built") }
+        #expect(try ChildProcess([probe, "monitor"], logPath: "/dev/null").wait() == 2)
+    }
+}

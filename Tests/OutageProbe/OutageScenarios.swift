@@ -1,0 +1,109 @@
+import BrickRequest
+import TestServers
+
+/// `outages` outages in a row; in each, `concurrent` GETs start while offline and must all go out when the
+/// link returns. Records the delay from the link's return to each request's arrival at the server.
+func outagesScenario(outages: Int, concurrent: Int) async throws -> Report {
+    var report = Report()
+    let server = try FaultServer()
+    defer { server.stop() }
+    let waiting = EventCounter()
+    let session = makeSession(waiting: waiting)
+    for round in 0..<outages {
+        try Network.goOffline()
+        guard await until("127.0.0.1", is: .unreachable, SystemReachability.shared) else {
+            throw TestServerError("the monitor never saw outage \(round)")
+        }
+        let key = "outage\(round)"
+        let calls = (0..<concurrent).map { _ in
+            Task { await OutageCall(server.baseURL + "/ok?key=\(key)", session: session).dataResponse() }
+        }
+        await waiting.wait(untilCount: concurrent * (round + 1))
+        let linkUp = try Network.goOnline()
+        for call in calls {
+            let response = await call.value
+            report.add("attempts", Double(response.attempts.count))
+            if response.value != "ok" { report.facts["failure \(round)"] = describe(response.error) }
+        }
+        report.add("requests per key", Double(server.count(key)))
+        for arrival in server.arrivals(key) { report.add("delay ms", milliseconds(from: linkUp, to: arrival)) }
+    }
+    return report
+}
+
+/// A GET whose body is cut by an outage is ended at once and retried when the link returns; a POST cut the
+/// same way is not sent twice; a POST started offline goes out once when the link returns.
+func cutScenario() async throws -> Report {
+    var report = Report()
+    let server = try FaultServer()
+    defer { server.stop() }
+    let waiting = EventCounter()
+    let session = makeSession(waiting: waiting)
+
+    // A GET dripping a 3-second body.
+    let get = Task { await OutageCall(server.baseURL + "/drip?bytes=300&ms=10&times=1&key=get", session: session).dataResponse() }
+    await server.waitForArrivals("get")
+    let down = FaultServer.monotonicNanoseconds()
+    try Network.goOffline()
+    await waiting.wait(untilCount: 1)
+    report.add("get cut to waiting ms", milliseconds(from: down, to: FaultServer.monotonicNanoseconds()))
+    let up = try Network.goOnline()
+    let got = await get.value
+    report.facts["get result"] = got.value ?? describe(got.error)
+    report.facts["get first error"] = describe(got.attempts.first?.error)
+    report.add("get attempts", Double(got.attempts.count))
+    if let retried = server.arrivals("get").dropFirst().first { report.add("get delay ms", milliseconds(from: up, to: retried)) }
+
+    // A POST the server received and never answers, cut by an outage.
+    let post = Task { await OutageCall(server.baseURL + "/hang?key=post", method: .post, session: session).dataResponse() }
+    await server.waitForArrivals("post")
+    let cut = FaultServer.monotonicNanoseconds()
+    try Network.goOffline()
+    let posted = await post.value
+    report.add("post cut to failure ms", milliseconds(from: cut, to: FaultServer.monotonicNanoseconds()))
+    report.facts["post error"] = describe(posted.error)
+    _ = try Network.goOnline()
+    _ = await until("127.0.0.1", is: .reachable, SystemReachability.shared)
+    let probe = await OutageCall(server.baseURL + "/ok?key=after", session: session).dataResponse()
+    report.facts["after outage"] = probe.value ?? describe(probe.error)
+    report.add("post requests", Double(server.count("post")))
+
+    // A POST started while offline.
+    try Network.goOffline()
+    _ = await until("127.0.0.1", is: .unreachable, SystemReachability.shared)
+    let before = waiting.currentCount
+    let offlinePost = Task { await OutageCall(server.baseURL + "/ok?key=offline-post", method: .post, session: session).dataResponse() }
+    await waiting.wait(untilCount: before + 1)
+    _ = try Network.goOnline()
+    let sent = await offlinePost.value
+    report.facts["offline post result"] = sent.value ?? describe(sent.error)
+    report.add("offline post requests", Double(server.count("offline-post")))
+    return report
+}
+
+/// `failWhenNotReachable` fails at once while offline, and the wait for the network ends at `maxNetworkWait`.
+func failFastScenario() async throws -> Report {
+    var report = Report()
+    let server = try FaultServer()
+    defer { server.stop() }
+    let session = makeSession(waiting: EventCounter())
+    try Network.goOffline()
+    _ = await until("127.0.0.1", is: .unreachable, SystemReachability.shared)
+
+    var failFast = OutageCall.rules
+    failFast.failWhenNotReachable = true
+    var start = FaultServer.monotonicNanoseconds()
+    let fast = await OutageCall(server.baseURL + "/ok?key=fast", session: session, rules: failFast).dataResponse()
+    report.add("fail fast ms", milliseconds(from: start, to: FaultServer.monotonicNanoseconds()))
+    report.facts["fail fast error"] = describe(fast.error)
+
+    var shortWait = OutageCall.rules
+    shortWait.maxNetworkWait = .milliseconds(300)
+    start = FaultServer.monotonicNanoseconds()
+    let expired = await OutageCall(server.baseURL + "/ok?key=expired", session: session, rules: shortWait).dataResponse()
+    report.add("expired after ms", milliseconds(from: start, to: FaultServer.monotonicNanoseconds()))
+    report.facts["expired error"] = describe(expired.error)
+    _ = try Network.goOnline()
+    report.add("requests", Double(server.count("fast") + server.count("expired")))
+    return report
+}

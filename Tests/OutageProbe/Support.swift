@@ -1,0 +1,101 @@
+import BrickRequest
+import Foundation
+import Synchronization
+import TestServers
+
+/// What a scenario saw: named series of numbers and named facts; the test asserts on them.
+struct Report: Encodable {
+    var series: [String: [Double]] = [:]
+    var facts: [String: String] = [:]
+    mutating func add(_ name: String, _ value: Double) { series[name, default: []].append(value) }
+}
+
+/// Counts events and lets a task wait until a count is reached (no polling, no sleeping).
+final class EventCounter: Sendable {
+    private struct State {
+        var count = 0
+        var watchers: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+    private let state = Mutex(State())
+
+    func signal() {
+        let ready = state.withLock { state in
+            state.count += 1
+            let ready = state.watchers.filter { $0.0 <= state.count }.map(\.1)
+            state.watchers.removeAll { $0.0 <= state.count }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    var currentCount: Int { state.withLock { $0.count } }
+
+    func wait(untilCount count: Int) async {
+        await withCheckedContinuation { waiter in
+            let ready = state.withLock { state in
+                if state.count >= count { return true }
+                state.watchers.append((count, waiter))
+                return false
+            }
+            if ready { waiter.resume() }
+        }
+    }
+}
+
+/// A call to the fault server with retry rules fit for outages.
+final class OutageCall: Component, RequestType, StringResponseType {
+    static let rules = AutoRetryConfiguration(
+        breakTime: .milliseconds(10), maxRetryCount: 3, maxBreakTime: .milliseconds(50), maxNetworkWait: .seconds(10),
+        deadline: .seconds(30))
+    let method: HTTPMethod
+    let session: Session
+    let URLString: String
+    let autoRetryConfiguration: AutoRetryConfiguration
+
+    init(_ url: String, method: HTTPMethod = .get, session: Session, rules: AutoRetryConfiguration = OutageCall.rules) {
+        self.method = method
+        self.session = session
+        self.URLString = url
+        self.autoRetryConfiguration = rules
+        super.init()
+    }
+}
+
+/// Waits until `reachability` says `wanted` for `host`; `false` after 10 s (a safety bound, never the
+/// expected path).
+func until(_ host: String, is wanted: ReachabilityStatus, _ reachability: any Reachability) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            let changes = reachability.changes()
+            if await reachability.status(of: host) == wanted { return true }
+            for await _ in changes where await reachability.status(of: host) == wanted { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(10))
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
+func milliseconds(from start: UInt64, to end: UInt64) -> Double {
+    end >= start ? Double(end - start) / 1e6 : -Double(start - end) / 1e6
+}
+
+func describe(_ error: BrickError?) -> String {
+    guard let error else { return "none" }
+    if case .gaveUp(let failure) = error { return "gaveUp(\(failure.reason))" }
+    return error.transportError.map { "transport(\($0.kind))" } ?? "\(error)"
+}
+
+/// A session whose retry events are counted: `waiting` counts requests that started waiting for the network.
+func makeSession(waiting: EventCounter) -> Session {
+    var configuration = Session.Configuration()
+    configuration.retryObserver = { event in
+        if case .waitingForNetwork = event { waiting.signal() }
+    }
+    return Session(configuration: configuration)
+}

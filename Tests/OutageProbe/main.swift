@@ -1,0 +1,30 @@
+// Runs one outage scenario inside a private network namespace (`unshare -n outage-probe SCENARIO`) and
+// prints what it saw as one JSON line; BrickReachabilityTests start it and assert on the report.
+import Foundation
+import Glibc
+import TestServers
+
+let arguments = CommandLine.arguments.dropFirst()
+guard Network.isPrivateNamespace() else {
+    FileHandle.standardError.write(Data("outage-probe: refusing to run outside a private network namespace (use unshare -n)\n".utf8))
+    exit(2)
+}
+do {
+    try Network.run("link", "set", "lo", "up")
+    let report: Report
+    switch arguments.first {
+    case "monitor": report = try await monitorScenario()
+    case "outages": report = try await outagesScenario(outages: Int(arguments.dropFirst().first ?? "") ?? 20, concurrent: 3)
+    case "cut": report = try await cutScenario()
+    case "fail-fast": report = try await failFastScenario()
+    default:
+        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast\n".utf8))
+        exit(2)
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    print(String(decoding: try encoder.encode(report), as: UTF8.self))
+} catch {
+    FileHandle.standardError.write(Data("outage-probe: \(error)\n".utf8))
+    exit(1)
+}
