@@ -1,4 +1,5 @@
 import LoopbackServer
+import Synchronization
 
 /// The demo's own server on a free loopback port: the embedded default, so that no internet is needed.
 /// Started on first use.
@@ -7,7 +8,10 @@ let demoServer: LoopbackServer? = try? LoopbackServer(handler: DemoRoutes.handle
 /// `http://127.0.0.1:<port><path>` of the demo server.
 func demoURL(_ path: String) -> String { (demoServer?.baseURL ?? "http://127.0.0.1:1") + path }
 
-/// A tiny API: users, an echo, status codes.
+/// How many times `/flaky/N` has been called.
+private let flakyCalls = Mutex(0)
+
+/// A tiny API: users, an echo, status codes, and an endpoint that is busy the first N times.
 enum DemoRoutes {
     static func handle(_ request: ServerRequest) -> ServerResponse {
         let parts = request.path.split(separator: "/").map(String.init)
@@ -20,6 +24,15 @@ enum DemoRoutes {
         case ("POST", "users", 1):
             let form = pairsJSON(String(decoding: request.body, as: UTF8.self))
             return .json(#"{"created":true,"form":\#(form)}"#, status: 201)
+        case ("GET", "flaky", 2):
+            let call = flakyCalls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            guard call > Int(parts[1]) ?? 0 else {
+                return ServerResponse(status: 503, headers: [("Retry-After", "0")], body: Array("busy, call \(call)\n".utf8))
+            }
+            return .text("served on call \(call)")
         case (_, "status", 2):
             return .text("status \(parts[1])\n", status: Int(parts[1]) ?? 400)
         default:

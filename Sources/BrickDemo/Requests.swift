@@ -53,6 +53,17 @@ final class GetStatus: Component, GETRequestType, APISessionRequestType, StringR
     }
 }
 
+/// A call to an endpoint that is busy (503, `Retry-After: 0`) the first `busyTimes` times: the soft retry
+/// brick tries again, up to 3 times.
+final class GetFlaky: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, StringResponseType {
+    let busyTimes: Int
+    var URLString: String { demoURL("/flaky/\(busyTimes)") }
+    init(busyTimes: Int) {
+        self.busyTimes = busyTimes
+        super.init()
+    }
+}
+
 /// A call to a port where nothing listens: shows the typed error.
 final class GetNowhere: Component, GETRequestType, APISessionRequestType, DataResponseType {
     var URLString: String { "http://127.0.0.1:1/nothing" }

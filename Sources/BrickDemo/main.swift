@@ -10,6 +10,9 @@ func report<Value>(_ title: String, _ outcome: DataResponse<Value>) {
     case .success(let value): print("  value: \(value)")
     case .failure(let error): print("  error: \(error)")
     }
+    for (number, attempt) in outcome.attempts.enumerated() where attempt.repeatReason != nil {
+        print("  attempt \(number + 1): \(attempt.repeatReason ?? "")")
+    }
     if let metrics = outcome.metrics {
         let format = { (duration: Duration) in
             "\(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000) µs"
@@ -39,6 +42,7 @@ report("GetUser(userID: 7) — async/await", await GetUser(userID: 7).dataRespon
 report("GetUserProfile(userID: 42) — Decodable", await GetUserProfile(userID: 42).dataResponse())
 report("CreateUser — POST form body", await CreateUser(name: "Ada Lovelace", age: nil).dataResponse())
 report("GetStatus(code: 503) — fails validation, the response is kept", await GetStatus(code: 503).dataResponse())
+report("GetFlaky(busyTimes: 2) — SoftAutoRetryType retries the 503s", await GetFlaky(busyTimes: 2).dataResponse())
 report("GetNowhere — nothing listens there", await GetNowhere().dataResponse())
 
 do {
