@@ -26,35 +26,6 @@ final class GetVault: Component, GETRequestType, APISessionRequestType, BearerAu
     }
 }
 
-/// Counts a value and lets a task wait until it reaches a target.
-final class Countdown: Sendable {
-    private let state = Mutex((count: 0, waiters: [(Int, CheckedContinuation<Void, Never>)]()))
-
-    func increment() {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.count += 1
-            let count = state.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
-            state.waiters.removeAll { $0.0 <= count }
-            return ready
-        }
-        ready.forEach { $0.resume() }
-    }
-
-    var count: Int { state.withLock { $0.count } }
-
-    func wait(for target: Int) async {
-        await withCheckedContinuation { waiter in
-            let ready = state.withLock { state in
-                if state.count >= target { return true }
-                state.waiters.append((target, waiter))
-                return false
-            }
-            if ready { waiter.resume() }
-        }
-    }
-}
-
 /// Sends `times` vault requests at once and collects their outcomes.
 func fetchVault(times: Int, from server: LoopbackServer, with authenticator: BearerAuthenticator) async -> [DataResponse<String>] {
     await withTaskGroup(of: DataResponse<String>.self) { group in

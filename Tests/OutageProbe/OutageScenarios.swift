@@ -7,7 +7,7 @@ func outagesScenario(outages: Int, concurrent: Int) async throws -> Report {
     var report = Report()
     let server = try FaultServer()
     defer { server.stop() }
-    let waiting = EventCounter()
+    let waiting = Countdown()
     let session = makeSession(waiting: waiting)
     for round in 0..<outages {
         try Network.goOffline()
@@ -18,7 +18,7 @@ func outagesScenario(outages: Int, concurrent: Int) async throws -> Report {
         let calls = (0..<concurrent).map { _ in
             Task { await OutageCall(server.baseURL + "/ok?key=\(key)", session: session).dataResponse() }
         }
-        await waiting.wait(untilCount: concurrent * (round + 1))
+        await waiting.wait(for: concurrent * (round + 1))
         let linkUp = try Network.goOnline()
         for call in calls {
             let response = await call.value
@@ -37,7 +37,7 @@ func cutScenario() async throws -> Report {
     var report = Report()
     let server = try FaultServer()
     defer { server.stop() }
-    let waiting = EventCounter()
+    let waiting = Countdown()
     let session = makeSession(waiting: waiting)
 
     // A GET dripping a 3-second body.
@@ -45,7 +45,7 @@ func cutScenario() async throws -> Report {
     await server.waitForArrivals("get")
     let down = FaultServer.monotonicNanoseconds()
     try Network.goOffline()
-    await waiting.wait(untilCount: 1)
+    await waiting.wait(for: 1)
     report.add("get cut to waiting ms", milliseconds(from: down, to: FaultServer.monotonicNanoseconds()))
     let up = try Network.goOnline()
     let got = await get.value
@@ -71,9 +71,9 @@ func cutScenario() async throws -> Report {
     // A POST started while offline.
     try Network.goOffline()
     _ = await until("127.0.0.1", is: .unreachable, SystemReachability.shared)
-    let before = waiting.currentCount
+    let before = waiting.count
     let offlinePost = Task { await OutageCall(server.baseURL + "/ok?key=offline-post", method: .post, session: session).dataResponse() }
-    await waiting.wait(untilCount: before + 1)
+    await waiting.wait(for: before + 1)
     _ = try Network.goOnline()
     let sent = await offlinePost.value
     report.facts["offline post result"] = sent.value ?? describe(sent.error)
@@ -86,7 +86,7 @@ func failFastScenario() async throws -> Report {
     var report = Report()
     let server = try FaultServer()
     defer { server.stop() }
-    let session = makeSession(waiting: EventCounter())
+    let session = makeSession(waiting: Countdown())
     try Network.goOffline()
     _ = await until("127.0.0.1", is: .unreachable, SystemReachability.shared)
 

@@ -1,6 +1,5 @@
 import BrickRequest
 import Foundation
-import Synchronization
 import TestServers
 
 /// What a scenario saw: named series of numbers and named facts; the test asserts on them.
@@ -8,38 +7,6 @@ struct Report: Encodable {
     var series: [String: [Double]] = [:]
     var facts: [String: String] = [:]
     mutating func add(_ name: String, _ value: Double) { series[name, default: []].append(value) }
-}
-
-/// Counts events and lets a task wait until a count is reached (no polling, no sleeping).
-final class EventCounter: Sendable {
-    private struct State {
-        var count = 0
-        var watchers: [(Int, CheckedContinuation<Void, Never>)] = []
-    }
-    private let state = Mutex(State())
-
-    func signal() {
-        let ready = state.withLock { state in
-            state.count += 1
-            let ready = state.watchers.filter { $0.0 <= state.count }.map(\.1)
-            state.watchers.removeAll { $0.0 <= state.count }
-            return ready
-        }
-        ready.forEach { $0.resume() }
-    }
-
-    var currentCount: Int { state.withLock { $0.count } }
-
-    func wait(untilCount count: Int) async {
-        await withCheckedContinuation { waiter in
-            let ready = state.withLock { state in
-                if state.count >= count { return true }
-                state.watchers.append((count, waiter))
-                return false
-            }
-            if ready { waiter.resume() }
-        }
-    }
 }
 
 /// A call to the fault server with retry rules fit for outages.
@@ -92,10 +59,10 @@ func describe(_ error: BrickError?) -> String {
 }
 
 /// A session whose retry events are counted: `waiting` counts requests that started waiting for the network.
-func makeSession(waiting: EventCounter) -> Session {
+func makeSession(waiting: Countdown) -> Session {
     var configuration = Session.Configuration()
     configuration.retryObserver = { event in
-        if case .waitingForNetwork = event { waiting.signal() }
+        if case .waitingForNetwork = event { waiting.increment() }
     }
     return Session(configuration: configuration)
 }
