@@ -19,9 +19,12 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
     }
     let unshare = Paths.executable("unshare") ?? "/usr/bin/unshare"
     let isolation = geteuid() == 0 ? ["-n"] : ["-rn"]
-    let log = try Paths.scratchDirectory("outage") + "/probe.log"
+    let directory = try Paths.scratchDirectory("outage")
+    let log = directory + "/probe.log"
     let status = try ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log).wait()
     let output = Paths.read(log)
+    unlink(log)
+    rmdir(directory)
     guard status == 0, let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }) else {
         throw TestServerError("outage probe \(scenario) exited with \(status):\n\(output)")
     }
