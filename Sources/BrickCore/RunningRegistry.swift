@@ -5,8 +5,8 @@ final class RunningRegistry: Sendable {
     private struct Entry {
         let owner: ObjectIdentifier?
         let transfer: any TransportTransfer
-        /// The request's host, for transfers that end early when it becomes unreachable (collected ones).
-        let abortableHost: String?
+        /// The request's URL, for transfers that end early when its host becomes unreachable (collected ones).
+        let abortableURL: String?
         var abortError: TransportError?
     }
 
@@ -19,11 +19,12 @@ final class RunningRegistry: Sendable {
 
     /// Records a running transfer; returns the number to remove it with.
     ///
-    /// - Parameter abortableHost: The host, when the transfer is to end as soon as the host is unreachable.
-    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableHost: String? = nil) -> UInt64 {
+    /// - Parameter abortableURL: The request's URL, when the transfer is to end as soon as its host is
+    ///   unreachable (the host is worked out only then, off the request's path).
+    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableURL: String? = nil) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
-            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableHost: abortableHost)
+            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableURL: abortableURL)
             return state.nextID
         }
     }
@@ -38,7 +39,8 @@ final class RunningRegistry: Sendable {
 
     /// The running transfers that end when their host becomes unreachable, with that host.
     func abortableHosts() -> [(UInt64, String)] {
-        state.withLock { state in state.entries.compactMap { id, entry in entry.abortableHost.map { (id, $0) } } }
+        let urls = state.withLock { state in state.entries.compactMap { id, entry in entry.abortableURL.map { (id, $0) } } }
+        return urls.compactMap { id, url in TransportRequest.host(of: url).map { (id, $0) } }
     }
 
     /// Cancels transfer `id`, remembering `error` as the reason to report instead of `cancelled`.

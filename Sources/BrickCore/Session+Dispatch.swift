@@ -9,7 +9,7 @@ extension Session {
 
     func send(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = transport.makeTransfer(for: request)
-        let id = registry.add(transfer, owner: ownerID, abortableHost: request.host)
+        let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
         let outcome: Result<TransportResponse, TransportError>
         do { outcome = .success(try await transfer.response()) } catch { outcome = .failure(error) }
         if let aborted = registry.remove(id), case .failure(let error) = outcome, error.kind == .cancelled,

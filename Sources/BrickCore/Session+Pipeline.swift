@@ -33,10 +33,8 @@ extension Session {
                         request: sent, head: outcome.head, error: error, repeatReason: RetryState.reason(for: error)))
                     retry?.retries += 1
                     notify(.retrying(request: context.requestName, attempt: attempts.count, after: delay, failure: error))
-                    if delay > .zero {
-                        do { try await configuration.clock.sleep(for: delay) } catch {
-                            return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
-                        }
+                    guard await pause(for: delay) else {
+                        return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
                     }
                     continue
                 }
@@ -52,13 +50,18 @@ extension Session {
                     return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
                 }
                 attempts.append(AttemptRecord(request: sent, head: outcome.head, error: outcome.error, repeatReason: reason))
-                if delay > .zero {
-                    do { try await configuration.clock.sleep(for: delay) } catch {
-                        return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
-                    }
+                guard await pause(for: delay) else {
+                    return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
                 }
             }
         }
+    }
+
+    /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
+    private func pause(for delay: Duration) async -> Bool {
+        guard delay > .zero else { return true }
+        do { try await configuration.clock.sleep(for: delay) } catch { return false }
+        return true
     }
 
     /// The context of attempt number `attempt` of `plan`, whose request is `request`.

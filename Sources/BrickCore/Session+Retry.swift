@@ -93,7 +93,7 @@ extension Session {
         let changes = reachability.changes()  // subscribed before the second look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return nil }
         let rules = plan.autoRetryConfiguration
-        let name = String(describing: plan.requestType)
+        var name: String { String(describing: plan.requestType) }
         func giveUp(_ reason: RetryFailure.Reason) -> BrickError {
             let failure = RetryFailure(reason: reason, attempts: attempts)
             notify(.gaveUp(request: name, failure))
@@ -137,5 +137,8 @@ extension Session {
         return Task.isCancelled ? .cancelled : first
     }
 
-    func notify(_ event: RetryEvent) { configuration.retryObserver?(event) }
+    /// Tells the session's retry observer, if it has one (the event is built only then).
+    func notify(_ event: @autoclosure () -> RetryEvent) {
+        if let observer = configuration.retryObserver { observer(event()) }
+    }
 }

@@ -55,7 +55,10 @@ public struct TransportRequest: Sendable {
     }
 
     /// The URL's host, lowercased, without brackets, port or user info; `nil` when the URL has none.
-    public var host: String? {
+    public var host: String? { Self.host(of: url) }
+
+    /// The host of `url`, lowercased, without brackets, port or user info; `nil` when it has none.
+    public static func host(of url: String) -> String? {
         guard let schemeEnd = url.firstRange(of: "://") else { return nil }
         var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
