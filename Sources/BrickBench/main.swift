@@ -56,7 +56,7 @@ func streamed(_ n: Int) async -> Tally {
                 switch event {
                 case .head(let head): if head.status != 200 { tally.errors += 1 }
                 case .body(let chunk): tally.bytes += chunk.count
-                case .end: break
+                case .uploadProgress, .downloadProgress, .end: break
                 }
             }
         } catch {

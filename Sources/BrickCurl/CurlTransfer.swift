@@ -158,6 +158,20 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         waiter?.resume(returning: .success(event))
     }
 
+    /// Queues a progress report (engine thread), replacing an unread report of the same direction at the
+    /// queue's tail, so that reports never pile up behind a slow consumer.
+    func report(_ event: TransportEvent) {
+        let waiter = state.withLock { state -> UnsafeContinuation<EventOutcome, Never>? in
+            guard !state.finished else { return nil }
+            if let last = state.events.last, last.isProgress(like: event) {
+                state.events[state.events.count - 1] = event
+                return nil
+            }
+            return state.deliver(event)
+        }
+        waiter?.resume(returning: .success(event))
+    }
+
     /// Offers a body chunk (engine thread): queued, or refused so that the engine pauses the transfer.
     func offer(_ bytes: UnsafeRawBufferPointer) -> ChunkVerdict {
         var event: TransportEvent?
@@ -199,5 +213,15 @@ extension CurlTransfer.State {
         }
         events.append(event)
         return nil
+    }
+}
+
+extension TransportEvent {
+    /// Whether both are progress reports of the same direction.
+    fileprivate func isProgress(like other: TransportEvent) -> Bool {
+        switch (self, other) {
+        case (.uploadProgress, .uploadProgress), (.downloadProgress, .downloadProgress): true
+        default: false
+        }
     }
 }

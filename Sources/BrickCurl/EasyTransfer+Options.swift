@@ -34,7 +34,13 @@ extension EasyTransfer {
             setter.long(CURLOPT_PIPEWAIT, 1)
         }
         if options.automaticDecompression { setter.string(CURLOPT_ACCEPT_ENCODING, "") }
-        if mode == .collect { setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize)) }
+        switch mode {
+        case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))
+        case .stream:
+            setter.long(CURLOPT_NOPROGRESS, 0)
+            setter.progress(CurlCallbacks.progress)
+            setter.pointer(CURLOPT_XFERINFODATA, context)
+        }
 
         setter.callback(CURLOPT_WRITEFUNCTION, CurlCallbacks.write)
         setter.pointer(CURLOPT_WRITEDATA, context)
@@ -120,6 +126,9 @@ private struct OptionSetter {
     }
     mutating func seek(_ callback: brick_seek_callback) {
         record(CURLOPT_SEEKFUNCTION, brick_easy_setopt_seek_callback(handle, callback))
+    }
+    mutating func progress(_ callback: brick_progress_callback) {
+        record(CURLOPT_XFERINFOFUNCTION, brick_easy_setopt_progress_callback(handle, callback))
     }
     mutating func callback(_ option: CURLoption, _ callback: brick_data_callback) {
         record(option, brick_easy_setopt_data_callback(handle, option, callback))

@@ -17,6 +17,9 @@ final class EasyTransfer {
     private(set) var headDelivered = false
     private(set) var body = Data()
     private(set) var exceededCap = false
+    /// The counts last reported to a streaming consumer (`-1`: none yet).
+    private var reportedUpload: Int64 = -1
+    private var reportedDownload: Int64 = -1
 
     init(handle: EasyHandle, transfer: CurlTransfer) {
         self.handle = handle
@@ -61,6 +64,33 @@ final class EasyTransfer {
         parser.feed(line[...])
     }
 
+    /// libcurl's progress callback (engine thread, stream mode only): reports counts that moved. Download
+    /// counts wait for the head, so that the head stays the first event.
+    func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
+        if hasUpload && uploaded != reportedUpload {
+            reportedUpload = uploaded
+            transfer.report(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadTotal > 0 ? uploadTotal : upload?.length)))
+        }
+        if headDelivered && downloaded != reportedDownload && downloaded > 0 {
+            reportedDownload = downloaded
+            transfer.report(.downloadProgress(TransferProgress(completed: downloaded, expected: downloadTotal)))
+        }
+    }
+
+    /// Reports the final counts before the end of a successful streamed transfer (engine thread).
+    func reportFinalProgress() {
+        var downloaded: curl_off_t = 0, downloadTotal: curl_off_t = -1, uploaded: curl_off_t = 0, uploadTotal: curl_off_t = -1
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_SIZE_DOWNLOAD_T, &downloaded)
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &downloadTotal)
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_CONTENT_LENGTH_UPLOAD_T, &uploadTotal)
+        progress(downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
+                 uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
+    }
+
+    /// Whether the request sends a body, so that upload progress means something.
+    private var hasUpload: Bool { transfer.request.body != nil && transfer.request.method != .head }
+
     /// Sends the head to a streaming consumer once, before the first chunk or at the end.
     func deliverHeadIfNeeded() {
         guard mode == .stream, !headDelivered else { return }
@@ -94,6 +124,14 @@ enum CurlCallbacks {
             let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
         else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
         return upload.seek(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
+    }
+
+    static let progress: brick_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+        guard let context else { return 0 }
+        Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().progress(
+            downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
+            uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
+        return 0
     }
 
     static let header: brick_data_callback = { data, size, count, context in

@@ -86,6 +86,7 @@ final class EngineLoop {
                 transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
             case .stream:
                 easy.deliverHeadIfNeeded()
+                easy.reportFinalProgress()
                 remove(easy)
                 transfer.push(.end(metrics))
             }

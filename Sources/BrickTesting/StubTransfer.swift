@@ -70,10 +70,26 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
     func nextEvent() async throws(TransportError) -> TransportEvent? {
         if state.withLock({ !$0.started }) {
             let response = try await self.response()
-            state.withLock { $0.pending = [.head(response.head), .body(response.body), .end(response.metrics)] }
+            state.withLock { $0.pending = Self.events(of: response, sent: request) }
         }
         if state.withLock({ $0.cancelled }) { throw .cancelled }
         return state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
+    }
+
+    /// The events a real transfer would stream: the upload's final progress (memory bodies), the head, the
+    /// body and its final progress (when there is one), the end.
+    private static func events(of response: TransportResponse, sent request: TransportRequest) -> [TransportEvent] {
+        var events: [TransportEvent] = []
+        if let body = request.body?.data, !body.isEmpty {
+            events.append(.uploadProgress(TransferProgress(completed: Int64(body.count), expected: Int64(body.count))))
+        }
+        events.append(.head(response.head))
+        if !response.body.isEmpty {
+            let length = Int64(response.body.count)
+            events += [.body(response.body), .downloadProgress(TransferProgress(completed: length, expected: length))]
+        }
+        events.append(.end(response.metrics))
+        return events
     }
 
     func cancel() {

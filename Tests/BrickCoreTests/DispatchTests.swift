@@ -186,9 +186,11 @@ func stubSession(_ stub: StubTransport) -> Session {
             switch event {
             case .head(let head): kinds.append("head \(head.status)")
             case .body(let chunk): kinds.append("body \(chunk.count)")
+            case .downloadProgress(let progress): kinds.append("download \(progress)")
+            case .uploadProgress(let progress): kinds.append("upload \(progress)")
             case .end: kinds.append("end")
             }
         }
-        #expect(kinds == ["head 200", "body 3", "end"])
+        #expect(kinds == ["head 200", "body 3", "download 3/3 bytes", "end"])
     }
 }

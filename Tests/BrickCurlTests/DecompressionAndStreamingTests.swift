@@ -27,6 +27,7 @@ import Testing
             switch event {
             case .head(let head): events.append("head \(head.status)")
             case .body(let chunk): events.append("body"); bytes += chunk.count
+            case .uploadProgress, .downloadProgress: break
             case .end: events.append("end")
             }
         }
@@ -57,6 +58,8 @@ import Testing
             switch event {
             case .head: kinds.append("head")
             case .body: kinds.append("body")
+            case .uploadProgress: kinds.append("upload")
+            case .downloadProgress: kinds.append("download")
             case .end: kinds.append("end")
             }
         }

@@ -1,0 +1,90 @@
+import BrickCurl
+import Foundation
+import LoopbackServer
+import TestServers
+import Testing
+
+/// Upload and download progress reported by streamed transfers.
+@Suite struct ProgressTests {
+    /// Every event of a streamed transfer, in order.
+    func events(of request: TransportRequest) async throws -> [TransportEvent] {
+        var events: [TransportEvent] = []
+        for try await event in try transport().makeTransfer(for: request).events() { events.append(event) }
+        return events
+    }
+
+    @Test func aFileUploadReportsMonotonicProgressEndingAtItsLength() async throws {
+        let size = 3 << 20
+        let path = try makeTestFile(size: size, seed: 31)
+        defer { unlink(path) }
+        let events = try await events(of: TransportRequest(
+            method: .put, url: try UploadSink.shared.get().url(), body: .file(path: path)))
+        let uploads = events.compactMap { event -> TransferProgress? in
+            if case .uploadProgress(let progress) = event { progress } else { nil }
+        }
+        #expect(uploads.count >= 2)
+        #expect(zip(uploads, uploads.dropFirst()).allSatisfy { $0.completed < $1.completed })
+        #expect(uploads.allSatisfy { $0.expected == Int64(size) })
+        #expect(uploads.last?.completed == Int64(size))
+        let body = events.reduce(into: Data()) { if case .body(let chunk) = $1 { $0.append(chunk) } }
+        #expect(try SinkAnswer(json: body).length == size)
+        #expect(events.last?.kind == "end")
+    }
+
+    @Test func aDownloadReportsProgressAgainstContentLengthAfterTheHead() async throws {
+        let events = try await events(of: TransportRequest(url: try httpbin().url("/range/100000?chunk_size=5000&duration=0")))
+        let kinds = events.map(\.kind)
+        #expect(kinds.first == "head")
+        #expect(kinds.last == "end")
+        #expect(!kinds.contains("upload"))
+        let downloads = events.compactMap { event -> TransferProgress? in
+            if case .downloadProgress(let progress) = event { progress } else { nil }
+        }
+        #expect(zip(downloads, downloads.dropFirst()).allSatisfy { $0.completed < $1.completed })
+        #expect(downloads.allSatisfy { $0.expected == 100_000 })
+        #expect(downloads.last == TransferProgress(completed: 100_000, expected: 100_000))
+        #expect(downloads.last?.fractionCompleted == 1)
+    }
+
+    @Test func aChunkedDownloadHasNoExpectedLength() async throws {
+        let events = try await events(of: TransportRequest(url: try httpbin().url("/stream-bytes/50000?chunk_size=5000&seed=3")))
+        let downloads = events.compactMap { event -> TransferProgress? in
+            if case .downloadProgress(let progress) = event { progress } else { nil }
+        }
+        #expect(downloads.last == TransferProgress(completed: 50_000, expected: nil))
+        #expect(downloads.allSatisfy { $0.fractionCompleted == nil })
+    }
+
+    @Test func progressReportsDoNotPileUpBehindASlowConsumer() async throws {
+        let received = Countdown()
+        let server = try LoopbackServer { request in
+            received.increment()
+            return .text("\(request.body.count)")
+        }
+        defer { server.stop() }
+        let path = try makeTestFile(size: 8 << 20, seed: 32)
+        defer { unlink(path) }
+        let stream = try transport().makeTransfer(for: TransportRequest(
+            method: .put, url: server.baseURL + "/put", body: .file(path: path))).events()
+        // Nothing is read until the server has the whole body: every upload report meanwhile is merged into one.
+        await received.wait(for: 1)
+        var kinds: [String] = []
+        for try await event in stream { kinds.append(event.kind) }
+        #expect(kinds.filter { $0 == "upload" }.count == 1)
+        #expect(kinds.first == "upload")
+        #expect(kinds.last == "end")
+    }
+}
+
+extension TransportEvent {
+    /// A one-word name for the event, for order checks.
+    var kind: String {
+        switch self {
+        case .head: "head"
+        case .body: "body"
+        case .uploadProgress: "upload"
+        case .downloadProgress: "download"
+        case .end: "end"
+        }
+    }
+}
