@@ -12,13 +12,6 @@ extension DecodableResponseType {
     public var jsonDecoder: JSONDecoder { JSONDecoder() }
 
     public var responseSerializer: ResponseSerializer<SerializedObject> {
-        let decoder = jsonDecoder
-        return ResponseSerializer { response in
-            guard !response.body.isEmpty else { throw ResponseSerializationError.emptyBody }
-            do { return try decoder.decode(SerializedObject.self, from: response.body) } catch let error as DecodingError {
-                if case .dataCorrupted = error { throw ResponseSerializationError.invalidJSON(String(describing: error)) }
-                throw ResponseSerializationError.undecodable(String(describing: error))
-            }
-        }
+        JSONSerializers.decodable(SerializedObject.self, decoder: jsonDecoder)
     }
 }

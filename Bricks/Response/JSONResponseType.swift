@@ -6,12 +6,5 @@ import FoundationEssentials
 public protocol JSONResponseType: ResponseType where SerializedObject == JSON {}
 
 extension JSONResponseType {
-    public var responseSerializer: ResponseSerializer<JSON> {
-        ResponseSerializer { response in
-            guard !response.body.isEmpty else { throw ResponseSerializationError.emptyBody }
-            do { return try JSONDecoder().decode(JSON.self, from: response.body) } catch {
-                throw ResponseSerializationError.invalidJSON(String(describing: error))
-            }
-        }
-    }
+    public var responseSerializer: ResponseSerializer<JSON> { JSONSerializers.json }
 }

@@ -12,23 +12,25 @@ public protocol StringResponseType: ResponseType where SerializedObject == Strin
 extension StringResponseType {
     public var defaultCharset: String.Encoding { .utf8 }
 
-    public var responseSerializer: ResponseSerializer<String> {
-        let fallback = defaultCharset
-        return ResponseSerializer { response in
-            let named = Charset.name(inContentType: response.head.headers["Content-Type"])
-            guard let encoding = named.map(Charset.encoding(named:)) ?? fallback else {
-                throw ResponseSerializationError.undecodableText(charset: named ?? "?")
-            }
-            guard let text = String(data: response.body, encoding: encoding) else {
-                throw ResponseSerializationError.undecodableText(charset: named ?? Charset.name(of: encoding))
-            }
-            return text
-        }
-    }
+    public var responseSerializer: ResponseSerializer<String> { Charset.serializer(fallback: defaultCharset) }
 }
 
 /// Charset names from `Content-Type` values.
 enum Charset {
+    /// The body as text in the charset its `Content-Type` names, or in `fallback` when it names none.
+    static func serializer(fallback: String.Encoding) -> ResponseSerializer<String> {
+        ResponseSerializer { response in
+            let named = name(inContentType: response.head.headers["Content-Type"])
+            guard let encoding = named.map(encoding(named:)) ?? fallback else {
+                throw ResponseSerializationError.undecodableText(charset: named ?? "?")
+            }
+            guard let text = String(data: response.body, encoding: encoding) else {
+                throw ResponseSerializationError.undecodableText(charset: named ?? Self.name(of: encoding))
+            }
+            return text
+        }
+    }
+
     /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted.
     static func name(inContentType value: String?) -> String? {
         value.flatMap { ContentTypeValue.parameter("charset", in: $0) }
