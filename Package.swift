@@ -67,13 +67,16 @@ let package = Package(
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),
         .testTarget(
             name: "BricksTests",
-            dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer",
+            dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer", "DownloadProbe",
                            .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strictTests),
         // Runs outage scenarios inside a private network namespace; BrickReachabilityTests start it.
         .executableTarget(
             name: "OutageProbe", dependencies: ["BrickRequest", "TestServers"], path: "Tests/OutageProbe",
             swiftSettings: strictTests),
+        // Downloads one file, optionally killing itself midway; BricksTests run it twice to resume across processes.
+        .executableTarget(
+            name: "DownloadProbe", dependencies: ["BrickRequest"], path: "Tests/DownloadProbe", swiftSettings: strictTests),
         .testTarget(
             name: "BrickReachabilityTests", dependencies: ["BrickReachability", "CNetlink", "TestServers", "OutageProbe"],
             swiftSettings: strictTests),

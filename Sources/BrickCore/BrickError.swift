@@ -16,6 +16,9 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// The request's retry rules gave up: retries spent, the host unreachable, the deadline passed. Every
     /// attempt and the last error are kept (``RetryFailure/lastError``).
     indirect case gaveUp(RetryFailure)
+    /// A download's file could not be opened, written or moved into place; what arrived so far is kept
+    /// for a later resume where possible.
+    case file(FileError)
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
@@ -51,6 +54,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         case .requestEncoding(let error): "cannot build the request: \(error)"
         case .interceptor(let error): "interceptor failed: \(error)"
         case .gaveUp(let failure): "\(failure)"
+        case .file(let error): "download file error: \(error)"
         }
     }
 }

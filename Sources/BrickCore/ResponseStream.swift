@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The request goes out when iteration starts, after the session's interceptors have adapted it. The
 /// transfer pauses while you are more than `TransportOptions.streamBufferSize` bytes behind, so a slow
-/// consumer keeps memory bounded whatever the body's size. Streams are not validated, replayed or retried.
+/// consumer keeps memory bounded whatever the body's size. Streams are not validated, replayed or retried;
+/// a stream whose host becomes unreachable ends at once with `connectionLost`.
 public struct ResponseStream: AsyncSequence, Sendable {
     public typealias Element = TransportEvent
 
@@ -43,7 +44,10 @@ public struct ResponseStream: AsyncSequence, Sendable {
                 }
                 return event
             } catch {
-                registration?.end()
+                // A transfer the session ended because its host became unreachable reports why.
+                if let aborted = registration?.end(), (error as? TransportError)?.kind == .cancelled, !Task.isCancelled {
+                    throw aborted
+                }
                 throw error
             }
         }
@@ -102,6 +106,8 @@ final class Registration: Sendable {
         self.id = id
     }
 
-    func end() { registry.remove(id) }
+    /// Forgets the transfer; returns the error the session aborted it with, if it did.
+    @discardableResult
+    func end() -> TransportError? { registry.remove(id) }
     deinit { registry.remove(id) }
 }

@@ -5,7 +5,7 @@ final class RunningRegistry: Sendable {
     private struct Entry {
         let owner: ObjectIdentifier?
         let transfer: any TransportTransfer
-        /// The request's URL, for transfers that end early when its host becomes unreachable (collected ones).
+        /// The request's URL, for transfers that end early when its host becomes unreachable (collected and streamed ones).
         let abortableURL: String?
         var abortError: TransportError?
     }

@@ -40,7 +40,7 @@ extension Session {
 
     private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {
         let transfer = transport.makeTransfer(for: request)
-        let id = registry.add(transfer, owner: ownerID)
+        let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
         return (transfer.events(), Registration(registry: registry, id: id))
     }
 }

@@ -58,7 +58,7 @@ extension Session {
     }
 
     /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
-    private func pause(for delay: Duration) async -> Bool {
+    func pause(for delay: Duration) async -> Bool {
         guard delay > .zero else { return true }
         do { try await configuration.clock.sleep(for: delay) } catch { return false }
         return true

@@ -1,5 +1,5 @@
 extension Session {
-    /// Ends collected transfers whose host became unreachable, at once, with `connectionLost` (the request
+    /// Ends transfers (collected and streamed) whose host became unreachable, at once, with `connectionLost` (the request
     /// may have reached the server), instead of leaving them to hang until a timeout; the retry rules then
     /// decide what follows: an idempotent request waits for the network and goes again, a POST does not.
     ///

@@ -50,9 +50,24 @@ public final class ChildProcess: Sendable {
     /// Waits for the process to end and returns its exit status.
     @discardableResult
     public func wait() -> Int32 {
+        switch waitForStatus() {
+        case .exited(let code): code
+        case .signalled(let signal): 128 + signal
+        }
+    }
+
+    /// How a process ended.
+    public enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// Waits for the process to end and tells how it ended.
+    public func waitForStatus() -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
     }
 
     /// Sends SIGTERM and waits for the process to end.

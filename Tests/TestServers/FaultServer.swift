@@ -14,6 +14,10 @@ import Synchronization
 /// - `/malformed` — answers with a status line that is not HTTP.
 /// - `/hang` — never answers.
 /// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
+/// - `/blob?size=N&seed=S` — N bytes of ``Blob`` `S`, with `ETag: "vS"` (none with `etag=0`) and a fixed
+///   `Last-Modified` (with `lastmod=1`); honours `Range: bytes=A-` and `If-Range` (206, or 416 past the
+///   end). `cut=M` closes the connection once byte M of the resource has been sent (under `times`);
+///   `change_after=K` makes the resource `S+1` (new bytes, new tag) from the request after the K-th.
 ///
 /// The listener itself can ``refuse()`` connections (it closes; the port is kept) and ``serve()`` again,
 /// or reset every connection as soon as it is accepted (``resetOnAccept``).
@@ -26,6 +30,7 @@ public final class FaultServer: Sendable {
         var mode = Listening.serving
         var connections: Set<Int32> = []
         var arrivals: [String: [UInt64]] = [:]
+        var ranges: [String: [String]] = [:]
         var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
         var stopped = false
     }
@@ -47,6 +52,9 @@ public final class FaultServer: Sendable {
 
     /// How many requests carried `key` so far.
     public func count(_ key: String) -> Int { state.withLock { $0.arrivals[key]?.count ?? 0 } }
+
+    /// The `Range` field of each request carrying `key` (empty when it had none), in arrival order.
+    public func ranges(_ key: String) -> [String] { state.withLock { $0.ranges[key] ?? [] } }
 
     /// When each request carrying `key` was read, in nanoseconds of `CLOCK_MONOTONIC`.
     public func arrivals(_ key: String) -> [UInt64] { state.withLock { $0.arrivals[key] ?? [] } }
@@ -144,6 +152,7 @@ public final class FaultServer: Sendable {
         let key = request.query["key"] ?? ""
         let (seen, ready) = state.withLock { state in
             state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
+            state.ranges[key, default: []].append(request.headers["range"] ?? "")
             let seen = state.arrivals[key]?.count ?? 0
             let ready = state.watchers.filter { $0.key == key && $0.count <= seen }.map(\.waiter)
             state.watchers.removeAll { $0.key == key && $0.count <= seen }
@@ -151,6 +160,7 @@ public final class FaultServer: Sendable {
         }
         ready.forEach { $0.resume() }
         let times = Int(request.query["times"] ?? "") ?? Int.max
+        if request.path == "/blob" { return serveBlob(fd, request, arrival: seen, faulty: seen <= times) }
         switch seen > times ? "/ok" : request.path {
         case "/ok":
             respond(fd, status: 200, body: "ok")
@@ -184,12 +194,50 @@ public final class FaultServer: Sendable {
         finish(fd)
     }
 
+    private func serveBlob(_ fd: Int32, _ request: FaultRequest, arrival: Int, faulty: Bool) {
+        defer { finish(fd) }
+        let size = Int(request.query["size"] ?? "") ?? 1 << 20
+        let changeAfter = Int(request.query["change_after"] ?? "") ?? Int.max
+        let seed = (UInt64(request.query["seed"] ?? "") ?? 1) + (arrival > changeAfter ? 1 : 0)
+        let tag = request.query["etag"] == "0" ? nil : "\"v\(seed)\""
+        let modified = request.query["lastmod"] == "1" ? "Sun, 06 Nov 1994 08:49:37 GMT" : nil
+        var validators = ""
+        if let tag { validators += "ETag: \(tag)\r\n" }
+        if let modified { validators += "Last-Modified: \(modified)\r\n" }
+        var start = 0
+        var status = "200 OK"
+        if let range = request.headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let first = Int(range.dropFirst(6).dropLast())
+        {
+            let condition = request.headers["if-range"]
+            if condition == nil || condition == tag || (tag == nil && condition == modified) {
+                guard first < size else {
+                    _ = send(fd, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(size)\r\nContent-Length: 0\r\nConnection: close\r\n\(validators)\r\n")
+                    return
+                }
+                start = first
+                status = "206 Partial Content"
+                validators += "Content-Range: bytes \(first)-\(size - 1)/\(size)\r\n"
+            }
+        }
+        guard send(fd, "HTTP/1.1 \(status)\r\nContent-Length: \(size - start)\r\nConnection: close\r\n\(validators)\r\n") else { return }
+        let cut = faulty ? Int(request.query["cut"] ?? "") : nil
+        let end = min(size, max(start, cut ?? size))
+        var position = start
+        while position < end {
+            let piece = Blob.bytes(seed: seed, range: position..<min(end, position + (256 << 10)))
+            guard sendBytes(fd, piece) else { return }
+            position += piece.count
+        }
+    }
+
     private func respond(_ fd: Int32, status: Int, body: String, extraHeaders: String = "") {
         _ = send(fd, "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(extraHeaders)\r\n\(body)")
     }
 
-    private func send(_ fd: Int32, _ text: String) -> Bool {
-        let bytes = Array(text.utf8)
+    private func send(_ fd: Int32, _ text: String) -> Bool { sendBytes(fd, Array(text.utf8)) }
+
+    private func sendBytes(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -216,6 +264,8 @@ public final class FaultServer: Sendable {
 struct FaultRequest {
     let path: String
     let query: [String: String]
+    /// Header fields by lowercased name.
+    let headers: [String: String]
 
     static func read(from fd: Int32, buffer: inout [UInt8]) -> FaultRequest? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -231,11 +281,13 @@ struct FaultRequest {
         let head = String(decoding: buffer[..<headEnd], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
         let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let length = lines.dropFirst().compactMap { line -> Int? in
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
             let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingPrefix(" "))
-        }.first ?? 0
+            guard parts.count == 2 else { continue }
+            headers[parts[0].lowercased()] = String(parts[1].trimmingPrefix(" "))
+        }
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
         var remaining = length - (buffer.count - headEnd - 4)
         while remaining > 0 {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, remaining), 0) }
@@ -250,6 +302,15 @@ struct FaultRequest {
                 query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
         }
-        return FaultRequest(path: String(target[..<pathEnd]), query: query)
+        return FaultRequest(path: String(target[..<pathEnd]), query: query, headers: headers)
+    }
+}
+
+/// The bytes the fault server's `/blob` serves: a pure function of a seed and a position, so that a test
+/// can check any range of a download without keeping the whole resource.
+public enum Blob {
+    /// The bytes of blob `seed` at `range`.
+    public static func bytes(seed: UInt64, range: Range<Int>) -> [UInt8] {
+        range.map { index in UInt8(truncatingIfNeeded: (UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ seed &* 0xBF58_476D_1CE4_E5B9) >> 56) }
     }
 }

@@ -1,0 +1,110 @@
+import FoundationEssentials
+
+/// Takes one attempt's streamed response into a ``PartialFile``: checks the head (a resumed range must
+/// start where the file ends; a full answer replaces what the file had), writes the body, and reports
+/// progress over the whole file.
+struct DownloadReceiver {
+    let file: PartialFile
+    let validation: ResponseValidation
+    let progress: (@Sendable (TransferProgress) -> Void)?
+    /// The response head, once it came.
+    private(set) var head: ResponseHead?
+    /// Whether bytes from before were discarded because a full body came instead of the range.
+    private(set) var restarted = false
+    /// Whether the answer could not be used and the download must start again from the first byte.
+    private(set) var mustRestart = false
+    /// The file's complete length, when known.
+    private var expected: Int64?
+
+    /// The most error body kept for a rejected response.
+    private static let errorBodyLimit = 64 << 10
+
+    init(file: PartialFile, validation: ResponseValidation, progress: (@Sendable (TransferProgress) -> Void)?) {
+        self.file = file
+        self.validation = validation
+        self.progress = progress
+    }
+
+    /// Consumes `stream` to its end, or until its head says the body is of no use.
+    /// - Throws: ``BrickError``: the transport's error, `.validation` for a rejected head, `.file` for a
+    ///   write that failed, `connectionLost` for a body that ended short.
+    mutating func receive(_ stream: ResponseStream) async throws(BrickError) {
+        var rejection: ResponseValidationError?
+        var errorBody = Data()
+        do {
+            events: for try await event in stream {
+                switch event {
+                case .head(let head):
+                    self.head = head
+                    do { try validation.validate(TransportResponse(head: head)) } catch {
+                        if head.status == 416, try rangeWasRefused() { break events }
+                        rejection = error
+                        continue
+                    }
+                    guard try accept(head) else { break events }
+                case .body(let chunk):
+                    if rejection != nil {
+                        errorBody.append(chunk.prefix(Self.errorBodyLimit - errorBody.count))
+                        if errorBody.count >= Self.errorBodyLimit { break events }
+                        continue
+                    }
+                    try file.write(chunk)
+                    progress?(TransferProgress(completed: file.offset, expected: expected))
+                default: continue
+                }
+            }
+        } catch {
+            throw Self.brickError(error)
+        }
+        if let rejection, let head { throw .validation(rejection, response: TransportResponse(head: head, body: errorBody)) }
+        if !mustRestart, let expected, file.offset != expected {
+            throw .transport(TransportError(.connectionLost, message: "the body ended after \(file.offset) of \(expected) bytes"))
+        }
+    }
+
+    /// A 416 to a resume: the file is already whole (its record's length), or the range no longer fits and
+    /// the download starts over. `false` when the request asked for no range (then 416 is an error).
+    private mutating func rangeWasRefused() throws(FileError) -> Bool {
+        guard let record = file.record, file.offset > 0 else { return false }
+        if let length = record.length, length == file.offset {
+            expected = length
+        } else {
+            try file.truncate()
+            mustRestart = true
+        }
+        return true
+    }
+
+    /// Prepares the file for the body `head` announces; `false` when that body is of no use.
+    private mutating func accept(_ head: ResponseHead) throws(FileError) -> Bool {
+        if head.status == 206 {
+            guard let range = head.headers["Content-Range"].flatMap(ContentRange.init), range.first == file.offset,
+                file.resumeHeaders != nil
+            else {
+                try file.truncate()
+                mustRestart = true
+                return false
+            }
+            expected = range.complete ?? file.record?.length
+            try file.remember(head, length: expected)
+        } else {
+            if file.offset > 0 {
+                try file.truncate()
+                restarted = true
+            }
+            expected = head.headers["Content-Length"].flatMap { Int64($0.trimmingWhitespace) }
+            try file.remember(head, length: expected)
+        }
+        progress?(TransferProgress(completed: file.offset, expected: expected))
+        return true
+    }
+
+    private static func brickError(_ error: any Error) -> BrickError {
+        switch error {
+        case let error as BrickError: error
+        case let error as TransportError: .transport(error)
+        case let error as FileError: .file(error)
+        default: .interceptor(error)
+        }
+    }
+}

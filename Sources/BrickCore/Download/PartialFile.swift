@@ -1,0 +1,95 @@
+import FoundationEssentials
+import Glibc
+
+/// The file a download writes: `<destination>.part`, with its ``ResumeRecord`` in `<destination>.part.json`.
+/// Bytes are written as they arrive; the file moves to the destination only when the body is complete.
+/// An exclusive lock keeps two downloads off one destination. Confined to the downloading task.
+final class PartialFile {
+    let destination: String
+    let url: String
+    var partPath: String { destination + ".part" }
+    var recordPath: String { destination + ".part.json" }
+    /// Bytes on disk: where the next byte goes, and the `Range` start of a resume.
+    private(set) var offset: Int64 = 0
+    /// The record of the bytes on disk; `nil` when they cannot be resumed (no validator yet).
+    private(set) var record: ResumeRecord?
+    private var descriptor: Int32 = -1
+
+    /// Opens the partial file of `destination`, keeping bytes a previous download of `url` left with a
+    /// record; anything else there is discarded.
+    init(destination: String, url: String) throws(FileError) {
+        self.destination = destination
+        self.url = url
+        let previous = ResumeRecord.read(from: recordPath).flatMap { $0.url == url ? $0 : nil }
+        descriptor = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileError(.open, path: partPath, osErrno: errno) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let error = FileError(.lock, path: partPath, osErrno: errno)
+            close(descriptor)
+            descriptor = -1
+            throw error
+        }
+        let size = Int64(lseek(descriptor, 0, SEEK_END))
+        if let previous, size > 0, size <= (previous.length ?? .max) {
+            record = previous
+            offset = size
+        } else {
+            try truncate()
+        }
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// The `Range` and `If-Range` fields that resume from ``offset``, when there is something to resume.
+    var resumeHeaders: HTTPHeaders? {
+        guard offset > 0, let record else { return nil }
+        return ["Range": "bytes=\(offset)-", "If-Range": record.validator]
+    }
+
+    /// Empties the file and forgets its record: the next byte is the resource's first.
+    func truncate() throws(FileError) {
+        unlink(recordPath)
+        record = nil
+        offset = 0
+        guard ftruncate(descriptor, 0) == 0 else { throw FileError(.write, path: partPath, osErrno: errno) }
+    }
+
+    /// Records how to resume what follows: the validator of `head` and the complete length.
+    func remember(_ head: ResponseHead, length: Int64?) throws(FileError) {
+        guard let validator = ResumeRecord.validator(of: head) else {
+            unlink(recordPath)
+            record = nil
+            return
+        }
+        let next = ResumeRecord(url: url, validator: validator, length: length)
+        guard next != record else { return }
+        try next.write(to: recordPath)
+        record = next
+    }
+
+    /// Appends `chunk` at ``offset``.
+    func write(_ chunk: Data) throws(FileError) {
+        let failure: Int32? = chunk.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let written = pwrite(descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset) + off_t(done))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += written
+            }
+            return nil
+        }
+        if let failure { throw FileError(.write, path: partPath, osErrno: failure) }
+        offset += Int64(chunk.count)
+    }
+
+    /// Moves the complete file to the destination (replacing what is there) and removes the record.
+    func complete() throws(FileError) {
+        guard rename(partPath, destination) == 0 else { throw FileError(.move, path: destination, osErrno: errno) }
+        unlink(recordPath)
+        close(descriptor)
+        descriptor = -1
+    }
+}

@@ -1,0 +1,174 @@
+import BrickRequest
+import Foundation
+import Synchronization
+import TestServers
+import Testing
+
+/// A GET to any URL, retried quickly (10 ms backoff) after a transient failure.
+final class FetchFile: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
+    let path: String
+    let autoRetryConfiguration: AutoRetryConfiguration
+    init(_ url: String, retries: Int = 0) {
+        path = url
+        var rules = AutoRetryConfiguration.soft
+        rules.maxRetryCount = retries
+        rules.breakTime = .milliseconds(10)
+        autoRetryConfiguration = retries > 0 ? rules : .none
+        super.init()
+    }
+}
+
+/// Downloads to files: streamed to disk, resumed with ranges (in one call, across calls and across a
+/// process killed midway), restarted when the resource changed, never left half-written at the destination.
+@Suite struct DownloadTests {
+    /// A scratch directory and the destination inside it; removed at the end of the test.
+    struct Scratch: ~Copyable {
+        let directory: String
+        var destination: URL { URL(fileURLWithPath: directory + "/file.bin") }
+        var part: String { directory + "/file.bin.part" }
+        var record: String { directory + "/file.bin.part.json" }
+        init() throws { directory = try Paths.scratchDirectory("download") }
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    func contents(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test func aDownloadArrivesWholeWithProgressAndLeavesNothingBehind() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 3 << 20
+        let reports = Mutex<[TransferProgress]>([])
+        let result = try await FetchFile(server.baseURL + "/blob?size=\(size)&seed=3&key=whole")
+            .download(to: scratch.destination) { progress in reports.withLock { $0.append(progress) } }
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 3, range: 0..<size))
+        #expect(result.length == Int64(size) && result.resumedFrom == 0 && !result.restarted)
+        #expect(result.head.status == 200)
+        #expect(!exists(scratch.part) && !exists(scratch.record))
+        let progress = reports.withLock { $0 }
+        #expect(progress.first == TransferProgress(completed: 0, expected: Int64(size)))
+        #expect(progress.last == TransferProgress(completed: Int64(size), expected: Int64(size)))
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.completed <= $1.completed })
+    }
+
+    @Test(arguments: ["", "&etag=0&lastmod=1"])
+    func aDownloadCutByTheServerResumesWithARangeInTheSameCall(validators: String) async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 2 << 20, cut = 700_000
+        let result = try await FetchFile(server.baseURL + "/blob?size=\(size)&seed=4&key=cut&cut=\(cut)&times=1\(validators)", retries: 3)
+            .download(to: scratch.destination)
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 4, range: 0..<size))
+        #expect(server.ranges("cut") == ["", "bytes=\(cut)-"])
+        #expect(result.head.status == 206)
+        #expect(result.attempts.count == 2)
+        #expect(result.attempts.first?.error?.transportError?.kind == .connectionLost)
+        #expect(!result.restarted && result.resumedFrom == 0)
+    }
+
+    @Test func aFailedDownloadKeepsItsBytesAndTheNextCallResumesThem() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 1 << 20, cut = 300_000
+        let url = server.baseURL + "/blob?size=\(size)&seed=5&key=later&cut=\(cut)&times=1"
+        await #expect(throws: BrickError.self) { _ = try await FetchFile(url).download(to: scratch.destination) }
+        #expect(!exists(scratch.destination.path))
+        #expect((try FileManager.default.attributesOfItem(atPath: scratch.part)[.size] as? Int) == cut)
+        let result = try await FetchFile(url).download(to: scratch.destination)
+        #expect(result.resumedFrom == Int64(cut))
+        #expect(server.ranges("later") == ["", "bytes=\(cut)-"])
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 5, range: 0..<size))
+    }
+
+    @Test func aChangedResourceIsFetchedAgainFromItsFirstByte() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 1 << 20
+        let url = server.baseURL + "/blob?size=\(size)&seed=6&key=changed&cut=200000&times=1&change_after=1"
+        await #expect(throws: BrickError.self) { _ = try await FetchFile(url).download(to: scratch.destination) }
+        let result = try await FetchFile(url).download(to: scratch.destination)
+        #expect(server.ranges("changed") == ["", "bytes=200000-"])  // asked to resume; If-Range no longer matched
+        #expect(result.restarted && result.head.status == 200)
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 7, range: 0..<size))
+    }
+
+    @Test func withoutAValidatorNothingIsResumed() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let url = server.baseURL + "/blob?size=500000&seed=8&key=novalidator&cut=100000&times=1&etag=0"
+        await #expect(throws: BrickError.self) { _ = try await FetchFile(url).download(to: scratch.destination) }
+        #expect(!exists(scratch.record))
+        let result = try await FetchFile(url).download(to: scratch.destination)
+        #expect(server.ranges("novalidator") == ["", ""])
+        #expect(result.resumedFrom == 0)
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 8, range: 0..<500_000))
+    }
+
+    @Test func aCompleteFileLeftBeforeItsMoveIsFinishedByA416() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 100_000
+        let url = server.baseURL + "/blob?size=\(size)&seed=9&key=whole416"
+        // What a crash between the last byte and the move leaves: the whole body and its record.
+        try Data(Blob.bytes(seed: 9, range: 0..<size)).write(to: URL(fileURLWithPath: scratch.part))
+        try Data(#"{"url":"\#(url)","validator":"\"v9\"","length":\#(size)}"#.utf8).write(to: URL(fileURLWithPath: scratch.record))
+        let result = try await FetchFile(url).download(to: scratch.destination)
+        #expect(result.head.status == 416)
+        #expect(server.ranges("whole416") == ["bytes=\(size)-"])
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 9, range: 0..<size))
+    }
+
+    @Test func aRejectedStatusFailsTypedAndMovesNothing() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        do {
+            _ = try await FetchFile(server.baseURL + "/status?code=404&key=missing").download(to: scratch.destination)
+            Issue.record("a 404 was saved")
+        } catch {
+            guard case .validation(.unacceptableStatusCode(404), let response) = error else { Issue.record("got \(error)"); return }
+            #expect(String(decoding: response.body, as: UTF8.self) == "failure 1")
+        }
+        #expect(!exists(scratch.destination.path))
+    }
+
+    @Test func anUnwritableDestinationIsAFileError() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        do {
+            _ = try await FetchFile(server.baseURL + "/blob?size=10").download(to: URL(fileURLWithPath: "/nonexistent-dir/x.bin"))
+            Issue.record("downloaded into a missing directory")
+        } catch {
+            guard case .file(let failure) = error else { Issue.record("got \(error)"); return }
+            #expect(failure.operation == .open && failure.osErrno == ENOENT)
+        }
+    }
+
+    @Test func aDownloadKilledMidwayResumesInTheNextProcess() async throws {
+        guard let probe = Paths.builtProduct("DownloadProbe") else {
+            throw TestServerError("DownloadProbe was not built beside the tests (swift build --build-tests builds it)")
+        }
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let size = 6 << 20
+        let url = server.baseURL + "/blob?size=\(size)&seed=10&key=restart"
+        let log = scratch.directory + "/probe.log"
+        let killed = try ChildProcess([probe, url, scratch.destination.path, String(1 << 20)], logPath: log).waitForStatus()
+        #expect(killed == .signalled(SIGKILL))
+        let kept = try #require(try FileManager.default.attributesOfItem(atPath: scratch.part)[.size] as? Int)
+        #expect(kept >= 1 << 20 && kept < size)
+        #expect(exists(scratch.record))
+        let status = try ChildProcess([probe, url, scratch.destination.path], logPath: log).wait()
+        #expect(status == 0, "\(Paths.read(log))")
+        #expect(Paths.read(log).contains(#""resumedFrom": \#(kept), "restarted": false, "status": 206"#))
+        #expect(server.ranges("restart") == ["", "bytes=\(kept)-"])
+        #expect(try contents(scratch.destination) == Blob.bytes(seed: 10, range: 0..<size))
+    }
+}
