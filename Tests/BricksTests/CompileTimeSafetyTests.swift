@@ -32,7 +32,7 @@ import Testing
                 + moduleMaps,
             logPath: log)
         let status = process.wait()
-        defer { unlink(file); unlink(log) }
+        defer { Paths.removeTree(directory) }
         return (status, Paths.read(log))
     }
 

@@ -7,6 +7,7 @@ import Glibc
 public final class Httpbin: Sendable {
     public let port: Int
     private let process: ChildProcess
+    private let directory: String
 
     /// The one httpbin of this test process, started on first use and stopped when the process exits.
     public static let shared: Result<Httpbin, TestServerError> = {
@@ -23,7 +24,8 @@ public final class Httpbin: Sendable {
         }
         let (fd, port) = try Sockets.listener()
         defer { close(fd) }
-        let log = try Paths.scratchDirectory("httpbin") + "/gunicorn.log"
+        directory = try Paths.scratchDirectory("httpbin")
+        let log = directory + "/gunicorn.log"
         process = try ChildProcess(
             [gunicorn, "--bind", "fd://3", "--worker-class", "gthread", "--workers", "2", "--threads", "16",
              "--keep-alive", "30", "--log-level", "warning", "httpbin:app"],
@@ -34,5 +36,8 @@ public final class Httpbin: Sendable {
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    public func stop() { process.terminate() }
+    public func stop() {
+        process.terminate()
+        Paths.removeTree(directory)
+    }
 }

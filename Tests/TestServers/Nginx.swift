@@ -1,7 +1,7 @@
 import Glibc
 
 /// nginx (Debian's) on two free loopback ports: plain HTTP/1.1 and HTTP/2 over TLS with a self-signed
-/// certificate made at start. It serves a 100-byte file, a large sparse file, and logs each request's
+/// certificate made at start. It serves a 100-byte file, two large sparse files, and logs each request's
 /// connection number so that tests can count connections.
 public final class Nginx: Sendable {
     public let port: Int
@@ -11,6 +11,8 @@ public final class Nginx: Sendable {
     public let directory: String
     /// Size of `/big.bin`.
     public static let bigFileSize = 256 << 20
+    /// Size of `/huge.bin` (sparse: zeros that cost no disk).
+    public static let hugeFileSize = 1 << 30
     private let process: ChildProcess
 
     /// The one nginx of this test process, started on first use and stopped when the process exits.
@@ -28,10 +30,12 @@ public final class Nginx: Sendable {
         let www = directory + "/www"
         mkdir(www, 0o755)
         try Paths.write(String(repeating: "x", count: 100), to: www + "/small")
-        guard let big = fopen(www + "/big.bin", "w") else { throw TestServerError("cannot create big.bin") }
-        ftruncate(fileno(big), off_t(Self.bigFileSize))
-        fclose(big)
-        chmod(www + "/big.bin", 0o644)
+        for (name, size) in [("big.bin", Self.bigFileSize), ("huge.bin", Self.hugeFileSize)] {
+            guard let file = fopen(www + "/" + name, "w") else { throw TestServerError("cannot create \(name)") }
+            ftruncate(fileno(file), off_t(size))
+            fclose(file)
+            chmod(www + "/" + name, 0o644)
+        }
         certificatePath = directory + "/cert.pem"
         try ChildProcess.run([
             openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
@@ -54,7 +58,10 @@ public final class Nginx: Sendable {
     /// One line per request served so far: `connection-number protocol status uri`.
     public func accessLog() -> [Substring] { Paths.read(directory + "/access.log").split(separator: "\n") }
 
-    public func stop() { process.terminate() }
+    public func stop() {
+        process.terminate()
+        Paths.removeTree(directory)
+    }
 
     static func configuration(directory: String, port: Int, tlsPort: Int) -> String {
         """

@@ -27,6 +27,12 @@ public enum Paths {
         return path
     }
 
+    /// Removes a scratch directory and everything in it (best effort; for clean-up at the end).
+    public static func removeTree(_ path: String) {
+        guard path.hasPrefix("/tmp/brick-") else { return }
+        _ = try? ChildProcess(["/bin/rm", "-rf", path], logPath: "/dev/null").wait()
+    }
+
     /// Writes `text` to `path`.
     public static func write(_ text: String, to path: String) throws(TestServerError) {
         guard let file = fopen(path, "w") else { throw TestServerError("cannot write \(path)") }

@@ -32,15 +32,15 @@ public struct SinkAnswer: Decodable, Sendable {
 
 /// The SHA-256 of a file, in hex, from coreutils' `sha256sum`.
 public func sha256(ofFile path: String) throws(TestServerError) -> String {
-    let output = try Paths.scratchDirectory("sha256") + "/\(getpid())-\(UInt64.random(in: 0...UInt64.max)).txt"
+    let output = "/tmp/brick-sha256-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).txt"
     try ChildProcess.run(["/usr/bin/sha256sum", path], logPath: output)
     defer { unlink(output) }
     return String(Paths.read(output).prefix(64))
 }
 
-/// A file of `size` pseudo-random bytes (a fixed xorshift sequence per `seed`), written in 1 MiB pieces.
+/// A new file in /tmp (the caller unlinks it) of `size` pseudo-random bytes (a fixed xorshift sequence per `seed`), written in 1 MiB pieces.
 public func makeTestFile(size: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) throws(TestServerError) -> String {
-    let path = try Paths.scratchDirectory("upload-files") + "/\(getpid())-\(seed)-\(size).bin"
+    let path = "/tmp/brick-upload-\(getpid())-\(seed)-\(size)-\(UInt64.random(in: 0...UInt64.max)).bin"
     guard let file = fopen(path, "w") else { throw TestServerError("cannot create \(path)") }
     defer { fclose(file) }
     var state = seed | 1

@@ -5,6 +5,7 @@ import Glibc
 public final class UploadSink: Sendable {
     public let port: Int
     private let process: ChildProcess
+    private let directory: String
 
     /// The one sink of this test process, started on first use and stopped when the process exits.
     public static let shared: Result<UploadSink, TestServerError> = {
@@ -21,7 +22,8 @@ public final class UploadSink: Sendable {
         }
         let (fd, port) = try Sockets.listener()
         defer { close(fd) }
-        let log = try Paths.scratchDirectory("upload-sink") + "/sink.log"
+        directory = try Paths.scratchDirectory("upload-sink")
+        let log = directory + "/sink.log"
         process = try ChildProcess([python, Paths.repository + "/Tests/TestServers/upload_sink.py"], logPath: log, inheritedSocket: fd)
         self.port = port
     }
@@ -29,5 +31,8 @@ public final class UploadSink: Sendable {
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String = "/") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    public func stop() { process.terminate() }
+    public func stop() {
+        process.terminate()
+        Paths.removeTree(directory)
+    }
 }
