@@ -19,6 +19,8 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// A download's file could not be opened, written or moved into place; what arrived so far is kept
     /// for a later resume where possible.
     case file(FileError)
+    /// A request with ``CacheMode/cacheOnly`` found nothing stored for its URL; nothing was sent.
+    case notCached(url: String)
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
@@ -55,6 +57,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         case .interceptor(let error): "interceptor failed: \(error)"
         case .gaveUp(let failure): "\(failure)"
         case .file(let error): "download file error: \(error)"
+        case .notCached(let url): "nothing cached for \(url), and the request may not use the network"
         }
     }
 }

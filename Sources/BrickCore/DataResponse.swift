@@ -13,6 +13,10 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// none when the request could not be built.
     public let attempts: [AttemptRecord]
 
+    /// What the session's response cache did: ``CacheStatus/hit`` (no attempt was made), revalidated by a
+    /// `304`, a miss, or not used.
+    public internal(set) var cacheStatus = CacheStatus.notUsed
+
     /// Creates a response.
     public init(
         request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord] = []

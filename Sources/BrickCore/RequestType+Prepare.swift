@@ -25,7 +25,7 @@ extension RequestType {
         return DispatchPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
-            validation: validation,
+            cacheMode: cacheMode, validation: validation,
             serializer: serializer, owner: ObjectIdentifier(self))
     }
 }
@@ -39,6 +39,7 @@ struct DispatchPlan<Value: Sendable>: Sendable {
     let requestLogging: RequestLogging?
     let autoRetryConfiguration: AutoRetryConfiguration
     let idempotency: Idempotency
+    let cacheMode: CacheMode
     let validation: ResponseValidation
     let serializer: ResponseSerializer<Value>
     let owner: ObjectIdentifier

@@ -27,6 +27,9 @@ public protocol RequestType: AnyObject {
     /// Whether the request may be sent again after it may have reached the server. Default is
     /// ``Idempotency/byMethod`` (GET, HEAD, OPTIONS, TRACE, PUT and DELETE may).
     var idempotency: Idempotency { get }
+    /// How a GET uses the session's ``Session/Configuration/responseCache``. Default is
+    /// ``CacheMode/default`` (HTTP's rules); without a cache on the session it has no effect.
+    var cacheMode: CacheMode { get }
     /// Timeouts, redirects and caps of this request. Default is the session's
     /// ``Session/Configuration/transportOptions``.
     var transportOptions: TransportOptions { get }
@@ -53,6 +56,7 @@ extension RequestType {
     public var headers: HTTPHeaders { [:] }
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
     public var idempotency: Idempotency { .byMethod }
+    public var cacheMode: CacheMode { .default }
     public var transportOptions: TransportOptions { session.configuration.transportOptions }
     public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
         try ParameterEncoding.methodDependent(parameterBuilder, into: &request)

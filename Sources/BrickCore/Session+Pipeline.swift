@@ -3,11 +3,35 @@ extension Session {
     /// it, interceptors process the outcome (and may replay it), validation and serialization turn it into
     /// a value, and error handlers may replace a failure or retry. Never throws: the outcome is in the result.
     func run<Value>(_ plan: DispatchPlan<Value>) async -> DataResponse<Value> {
-        let base: TransportRequest
+        var base: TransportRequest
         switch plan.request {
         case .success(let request): base = request
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
+        guard let cache = configuration.responseCache else { return await run(plan, base: base, cacheStep: nil) }
+        guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
+            let outcome = await run(plan, base: base, cacheStep: nil)
+            if !base.method.isSafe, outcome.error == nil { await cache.removeResponse(for: CacheStep.key(for: base.url)) }
+            return outcome
+        }
+        switch await step.lookup(base) {
+        case .answer(let entry):
+            let response = TransportResponse(head: entry.head, body: entry.body)
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan))
+            outcome.cacheStatus = .hit
+            return outcome
+        case .notCached:
+            return DataResponse(request: base, response: nil, result: .failure(.notCached(url: base.url)))
+        case .send(let conditional):
+            base.headers.merge(conditional)
+        }
+        var outcome = await run(plan, base: base, cacheStep: step)
+        outcome.cacheStatus = step.status
+        return outcome
+    }
+
+    /// The pipeline's attempts, with `cacheStep` (if any) storing answers and swapping `304`s.
+    private func run<Value>(_ plan: DispatchPlan<Value>, base: TransportRequest, cacheStep: CacheStep?) async -> DataResponse<Value> {
         let interceptors = interceptors(for: plan)
         var retry = plan.autoRetryConfiguration.isActive ? RetryState(base: base, clock: configuration.clock) : nil
         var attempts: [AttemptRecord] = []
@@ -16,7 +40,7 @@ extension Session {
                 return DataResponse(request: attempts.last?.request, response: nil, result: .failure(stop), attempts: attempts)
             }
             var context = context(for: plan, request: base, attempt: attempts.count + 1, previousAttempts: attempts)
-            let round = await attempt(plan, base: base, interceptors: interceptors, context: &context)
+            let round = await attempt(plan, base: base, interceptors: interceptors, cacheStep: cacheStep, context: &context)
             let sent = context.request
             switch round {
             case .finished(let outcome, let result):
@@ -100,14 +124,17 @@ extension Session {
     }
 
     private func attempt<Value>(
-        _ plan: DispatchPlan<Value>, base: TransportRequest, interceptors: [any Interceptor], context: inout RequestContext
+        _ plan: DispatchPlan<Value>, base: TransportRequest, interceptors: [any Interceptor], cacheStep: CacheStep?,
+        context: inout RequestContext
     ) async -> Round<Value> {
         var request = base
         var outcome: ResponseOutcome
         do {
             request = try await adapt(interceptors, context: context)
             context.request = request
+            cacheStep?.willSend()
             outcome = await sendOutcome(request, owner: plan.owner)
+            if let cacheStep { outcome = await cacheStep.absorb(outcome, sent: request) }
         } catch {
             outcome = .failure(error)
         }
@@ -137,7 +164,7 @@ extension Session {
         do { return .success(try await send(request, ownerID: owner)) } catch { return .failure(error) }
     }
 
-    private static func validateAndSerialize<Value>(_ outcome: ResponseOutcome, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
+    static func validateAndSerialize<Value>(_ outcome: ResponseOutcome, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
         switch outcome {
         case .failure(let error): return .failure(error)
         case .success(let response):

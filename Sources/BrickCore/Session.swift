@@ -35,6 +35,10 @@ public final class Session: Sendable {
         public var reachability: any Reachability = SystemReachability.shared
         /// Told about every retry, wait for the network and give-up, on the request's task. Default is `nil`.
         public var retryObserver: (@Sendable (RetryEvent) -> Void)?
+        /// Where GET responses are kept for reuse under HTTP's caching rules (each request's ``CacheMode``
+        /// says how it uses them): a ``MemoryResponseCache``, a ``DiskResponseCache`` or your own. Default is
+        /// `nil`: nothing is cached.
+        public var responseCache: (any ResponseCache)?
         /// The most attempts one call may make, replays and retries included: a safety net against an
         /// interceptor or error handler that would repeat a request forever. Default is 16.
         public var maxAttempts = 16

@@ -33,6 +33,10 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self == .get || self == .head || self == .options || self == .trace || self == .put || self == .delete
     }
 
+    /// Whether the method only reads (RFC 9110 §9.2.1): `true` for GET, HEAD, OPTIONS and TRACE. A successful
+    /// unsafe request invalidates what a cache holds for its URL.
+    public var isSafe: Bool { self == .get || self == .head || self == .options || self == .trace }
+
     /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
     public var isValidToken: Bool { !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenByte) }
 

@@ -1,0 +1,7 @@
+/// Never reads or writes the session's response cache (RxHttpClient's `withoutCache`).
+/// Sets: `cacheMode` = `.withoutCache`.
+public protocol NoCacheType: RequestType {}
+
+extension NoCacheType {
+    public var cacheMode: CacheMode { .withoutCache }
+}

@@ -1,0 +1,7 @@
+/// Always asks the network, and stores the answer for later requests (RxHttpClient's `notReturnCachedResponse`).
+/// Sets: `cacheMode` = `.notReturnCachedResponse`.
+public protocol RefreshCacheType: RequestType {}
+
+extension RefreshCacheType {
+    public var cacheMode: CacheMode { .notReturnCachedResponse }
+}

@@ -1,0 +1,30 @@
+/// How a GET uses its session's ``ResponseCache`` (RxHttpClient's three options), on top of HTTP's
+/// caching rules (``CachePolicy``).
+///
+/// - ``cacheResponse``: a response HTTP allows to be stored is stored.
+/// - ``returnCachedResponse``: a stored response is returned while it is fresh; a stale one is revalidated
+///   with `If-None-Match`/`If-Modified-Since`, and a `304` answer is served from the cache. Without
+///   ``invokeRequest``, whatever is stored is returned, stale or not.
+/// - ``invokeRequest``: the network is used when the cache cannot answer.
+///
+/// Nothing is cached unless the session has a ``Session/Configuration/responseCache``.
+public struct CacheMode: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// Store responses that HTTP allows to be stored.
+    public static let cacheResponse = CacheMode(rawValue: 1)
+    /// Answer from the cache: fresh responses directly, stale ones after revalidation.
+    public static let returnCachedResponse = CacheMode(rawValue: 2)
+    /// Go to the network when the cache cannot answer.
+    public static let invokeRequest = CacheMode(rawValue: 4)
+
+    /// All three: HTTP caching as a browser does it. The default of every request.
+    public static let `default`: CacheMode = [.cacheResponse, .returnCachedResponse, .invokeRequest]
+    /// The cache is neither read nor written.
+    public static let withoutCache: CacheMode = [.invokeRequest]
+    /// Always the network, and the answer refreshes the cache.
+    public static let notReturnCachedResponse: CacheMode = [.cacheResponse, .invokeRequest]
+    /// Only the cache, stale or not; a miss fails with ``BrickError/notCached(url:)``. Nothing is sent.
+    public static let cacheOnly: CacheMode = [.returnCachedResponse]
+}

@@ -1,0 +1,77 @@
+import FoundationEssentials
+
+/// One GET's use of the session's cache, from the lookup before anything is sent to the store (or the
+/// `304` swap) after each attempt. Lives on the calling task.
+final class CacheStep {
+    /// What the lookup found.
+    enum Lookup {
+        /// A stored response answers; nothing is sent.
+        case answer(CachedResponse)
+        /// ``CacheMode/cacheOnly`` and nothing stored.
+        case notCached
+        /// Send the request, with these conditional fields (empty when there is nothing to revalidate).
+        case send(HTTPHeaders)
+    }
+
+    private let cache: any ResponseCache
+    private let mode: CacheMode
+    private let key: String
+    private var entry: CachedResponse?
+    private var sentAt = Date()
+    /// What the cache did, so far.
+    private(set) var status = CacheStatus.miss
+
+    /// A step for `request`, or `nil` when the cache has no part in it (no cache, not a GET, or
+    /// ``CacheMode/withoutCache``).
+    init?(request: TransportRequest, mode: CacheMode, cache: (any ResponseCache)?) {
+        guard let cache, request.method == .get, mode.contains(.cacheResponse) || mode.contains(.returnCachedResponse)
+        else { return nil }
+        self.cache = cache
+        self.mode = mode
+        self.key = Self.key(for: request.url)
+    }
+
+    /// The key a GET of `url` is stored under.
+    static func key(for url: String) -> String { "GET " + url }
+
+    /// Looks for a stored answer to `request` before anything is sent.
+    func lookup(_ request: TransportRequest) async -> Lookup {
+        guard mode.contains(.returnCachedResponse) else { return .send([:]) }
+        entry = await cache.cachedResponse(for: key).flatMap { CachePolicy.matches($0, request) ? $0 : nil }
+        guard mode.contains(.invokeRequest) else {
+            guard let entry else { return .notCached }
+            status = .hit
+            return .answer(entry)
+        }
+        guard let entry else { return .send([:]) }
+        if CachePolicy.isFresh(entry, for: request, now: Date()) {
+            status = .hit
+            return .answer(entry)
+        }
+        return .send(CachePolicy.conditionalHeaders(for: entry))
+    }
+
+    /// Notes that an attempt is about to be sent (the request time of what it brings back).
+    func willSend() { sentAt = Date() }
+
+    /// After an attempt: a `304` to a revalidation becomes the stored response (refreshed), and a storable
+    /// answer is stored.
+    func absorb(_ outcome: ResponseOutcome, sent request: TransportRequest) async -> ResponseOutcome {
+        guard case .success(let response) = outcome else { return outcome }
+        let now = Date()
+        if response.head.status == 304, let entry {
+            let refreshed = CachePolicy.refreshed(entry, with: response.head, requestTime: sentAt, responseTime: now)
+            if mode.contains(.cacheResponse) { await cache.store(refreshed, for: key) }
+            status = .revalidated
+            return .success(TransportResponse(head: refreshed.head, body: refreshed.body, metrics: response.metrics))
+        }
+        status = .miss
+        guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
+        var headers = response.head.headers
+        for framing in ["Content-Encoding", "Content-Length", "Transfer-Encoding"] { headers[framing] = nil }
+        await cache.store(CachedResponse(
+            status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
+            varyingFields: CachePolicy.varyingFields(of: request, for: response.head)), for: key)
+        return outcome
+    }
+}

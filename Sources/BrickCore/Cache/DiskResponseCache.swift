@@ -1,0 +1,137 @@
+public import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// A ``ResponseCache`` on disk, bounded in bytes, that survives the process: one file per response in
+/// ``directory``, least recently used first to go.
+///
+/// Each file is written to a temporary name and renamed into place, so a reader (in this process or
+/// another) never sees half a response. The index of sizes and uses lives in memory, rebuilt from the
+/// directory (by modification time) when the cache is created. Storing is best effort: a response that
+/// cannot be written is simply not cached.
+public final class DiskResponseCache: ResponseCache {
+    private struct State {
+        var files: [String: (size: Int, used: UInt64)] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    /// The stored form of a response, before its body: the key (to tell hash collisions apart) and the rest.
+    private struct Meta: Codable {
+        var key: String
+        var status: Int
+        var headers: [[String]]
+        var requestTime: Date
+        var responseTime: Date
+        var varyingFields: [String: String]
+    }
+
+    /// The directory holding the responses.
+    public let directory: String
+    /// The most bytes kept on disk.
+    public let capacity: Int
+    private let state = Mutex(State())
+    private static let suffix = ".brickcache"
+
+    /// Opens (creating it if needed) a cache in `directory` of at most `capacity` bytes (default 256 MiB);
+    /// a response larger than an eighth of it is not kept.
+    /// - Throws: ``FileError`` when the directory cannot be created.
+    public init(directory: URL, capacity: Int = 256 << 20) throws(FileError) {
+        self.directory = directory.path
+        self.capacity = max(0, capacity)
+        do { try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true) } catch {
+            throw FileError(.open, path: self.directory, osErrno: errno)
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: self.directory)) ?? []
+        var found: [(name: String, size: Int, modified: Int)] = []
+        for name in names where name.hasSuffix(Self.suffix) {
+            var info = stat()
+            guard stat(self.directory + "/" + name, &info) == 0 else { continue }
+            found.append((name, Int(info.st_size), Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)))
+        }
+        state.withLock { state in
+            for file in found.sorted(by: { $0.modified < $1.modified }) {
+                state.clock += 1
+                state.files[file.name] = (file.size, state.clock)
+                state.bytes += file.size
+            }
+        }
+    }
+
+    /// Bytes held on disk now, as the index counts them.
+    public var currentBytes: Int { state.withLock { $0.bytes } }
+
+    public func cachedResponse(for key: String) async -> CachedResponse? {
+        let name = Self.fileName(for: key)
+        guard let data = FileManager.default.contents(atPath: directory + "/" + name), data.count >= 4 else { return nil }
+        let metaLength = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard metaLength <= data.count - 4,
+            let meta = try? JSONDecoder().decode(Meta.self, from: data.dropFirst(4).prefix(metaLength)), meta.key == key
+        else { return nil }
+        state.withLock { state in
+            state.clock += 1
+            state.files[name]?.used = state.clock
+        }
+        var response = CachedResponse(
+            status: meta.status, headers: HTTPHeaders(), body: Data(data.dropFirst(4 + metaLength)),
+            requestTime: meta.requestTime, responseTime: meta.responseTime, varyingFields: meta.varyingFields)
+        response.headers = meta.headers
+        return response
+    }
+
+    public func store(_ response: CachedResponse, for key: String) async {
+        let name = Self.fileName(for: key)
+        let meta = Meta(
+            key: key, status: response.status, headers: response.headers, requestTime: response.requestTime,
+            responseTime: response.responseTime, varyingFields: response.varyingFields)
+        guard let encoded = try? JSONEncoder().encode(meta), encoded.count < Int(UInt32.max) else { return }
+        var file = Data([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: encoded.count >> $0) })
+        file.append(encoded)
+        file.append(response.body)
+        guard file.count <= capacity / 8 else { return await removeResponse(for: key) }
+        let temporary = directory + "/.\(name).\(UInt64.random(in: 0...UInt64.max)).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: file) else { return }
+        guard rename(temporary, directory + "/" + name) == 0 else {
+            unlink(temporary)
+            return
+        }
+        let victims = state.withLock { state -> [String] in
+            if let old = state.files[name] { state.bytes -= old.size }
+            state.clock += 1
+            state.files[name] = (file.count, state.clock)
+            state.bytes += file.count
+            var victims: [String] = []
+            while state.bytes > capacity, let victim = state.files.min(by: { $0.value.used < $1.value.used }) {
+                state.files[victim.key] = nil
+                state.bytes -= victim.value.size
+                victims.append(victim.key)
+            }
+            return victims
+        }
+        for victim in victims { unlink(directory + "/" + victim) }
+    }
+
+    public func removeResponse(for key: String) async {
+        let name = Self.fileName(for: key)
+        state.withLock { state in
+            if let old = state.files.removeValue(forKey: name) { state.bytes -= old.size }
+        }
+        unlink(directory + "/" + name)
+    }
+
+    public func removeAll() async {
+        let names = state.withLock { state in
+            defer { state = State() }
+            return Array(state.files.keys)
+        }
+        for name in names { unlink(directory + "/" + name) }
+    }
+
+    /// The file of `key`: its 64-bit FNV-1a hash in hex (the key inside tells collisions apart).
+    static func fileName(for key: String) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + suffix
+    }
+}
