@@ -67,16 +67,17 @@ let package = Package(
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),
         .testTarget(
             name: "BricksTests",
-            dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer", "DownloadProbe",
+            dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer", "TransferProbe",
                            .product(name: "InMemoryLogging", package: "swift-log")],
             swiftSettings: strictTests),
         // Runs outage scenarios inside a private network namespace; BrickReachabilityTests start it.
         .executableTarget(
             name: "OutageProbe", dependencies: ["BrickRequest", "TestServers"], path: "Tests/OutageProbe",
             swiftSettings: strictTests),
-        // Downloads one file, optionally killing itself midway; BricksTests run it twice to resume across processes.
+        // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
+        // midway so that the next run resumes it). BricksTests run it.
         .executableTarget(
-            name: "DownloadProbe", dependencies: ["BrickRequest"], path: "Tests/DownloadProbe", swiftSettings: strictTests),
+            name: "TransferProbe", dependencies: ["BrickRequest"], path: "Tests/TransferProbe", swiftSettings: strictTests),
         .testTarget(
             name: "BrickReachabilityTests", dependencies: ["BrickReachability", "CNetlink", "TestServers", "OutageProbe"],
             swiftSettings: strictTests),

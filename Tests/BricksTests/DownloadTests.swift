@@ -151,24 +151,45 @@ final class FetchFile: Component, GETRequestType, APISessionRequestType, Absolut
     }
 
     @Test func aDownloadKilledMidwayResumesInTheNextProcess() async throws {
-        guard let probe = Paths.builtProduct("DownloadProbe") else {
-            throw TestServerError("DownloadProbe was not built beside the tests (swift build --build-tests builds it)")
-        }
         let server = try FaultServer()
         defer { server.stop() }
         let scratch = try Scratch()
         let size = 6 << 20
         let url = server.baseURL + "/blob?size=\(size)&seed=10&key=restart"
-        let log = scratch.directory + "/probe.log"
-        let killed = try ChildProcess([probe, url, scratch.destination.path, String(1 << 20)], logPath: log).waitForStatus()
-        #expect(killed == .signalled(SIGKILL))
+        let killed = try TransferProbe.run(["download", url, scratch.destination.path, String(1 << 20)], in: scratch.directory)
+        #expect(killed.termination == .signalled(SIGKILL))
         let kept = try #require(try FileManager.default.attributesOfItem(atPath: scratch.part)[.size] as? Int)
         #expect(kept >= 1 << 20 && kept < size)
         #expect(exists(scratch.record))
-        let status = try ChildProcess([probe, url, scratch.destination.path], logPath: log).wait()
-        #expect(status == 0, "\(Paths.read(log))")
-        #expect(Paths.read(log).contains(#""resumedFrom": \#(kept), "restarted": false, "status": 206"#))
+        let resumed = try TransferProbe.run(["download", url, scratch.destination.path], in: scratch.directory)
+        #expect(resumed.termination == .exited(0), "\(resumed.output)")
+        #expect(resumed.fields["resumedFrom"] as? Int == kept)
+        #expect(resumed.fields["restarted"] as? Bool == false)
+        #expect(resumed.fields["status"] as? Int == 206)
         #expect(server.ranges("restart") == ["", "bytes=\(kept)-"])
         #expect(try contents(scratch.destination) == Blob.bytes(seed: 10, range: 0..<size))
+    }
+}
+
+/// Runs the transfer probe (Tests/TransferProbe): one download or upload in a process of its own.
+enum TransferProbe {
+    struct Outcome {
+        let termination: ChildProcess.Termination
+        let output: String
+        /// The JSON line it printed, if any.
+        let fields: [String: Any]
+    }
+
+    static func run(_ arguments: [String], in directory: String) throws -> Outcome {
+        guard let probe = Paths.builtProduct("TransferProbe") else {
+            throw TestServerError("TransferProbe was not built beside the tests (swift build --build-tests builds it)")
+        }
+        let log = directory + "/probe-\(UUID().uuidString).log"
+        defer { unlink(log) }
+        let termination = try ChildProcess([probe] + arguments, logPath: log).waitForStatus()
+        let output = Paths.read(log)
+        let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? "{}"
+        let fields = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]
+        return Outcome(termination: termination, output: output, fields: fields)
     }
 }

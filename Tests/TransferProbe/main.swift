@@ -1,0 +1,89 @@
+import BrickRequest
+import Foundation
+import Glibc
+
+/// One transfer in a process of its own, so that its memory is measured alone, with the outcome printed as
+/// one JSON line.
+///
+/// - `transfer-probe download URL DESTINATION [DIE_AFTER_BYTES]`: `download(to:)`; with a byte count the
+///   process kills itself with SIGKILL once that many bytes are on disk, leaving the partial file as a
+///   crash would, for a second run to resume.
+/// - `transfer-probe upload URL FILE`: a PUT of the file through `stream()`, checking its upload progress.
+final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
+    let path: String
+    init(_ url: String) {
+        path = url
+        super.init()
+    }
+}
+
+final class Put: Component, PUTRequestType, APISessionRequestType, AbsoluteURLType, RawBodyType {
+    let path: String
+    let rawBody: RequestBody
+    init(_ url: String, file: String) {
+        path = url
+        rawBody = .file(path: file)
+        super.init()
+    }
+}
+
+/// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`).
+func memoryKiB(_ field: String) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+}
+
+func report(_ fields: [String: String]) -> Never {
+    print("{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}")
+    exit(0)
+}
+
+func fail(_ message: String) -> Never {
+    print(#"{"error": "\#(message.replacingOccurrences(of: "\"", with: "'"))"}"#)
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4 else { fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE") }
+let baseline = memoryKiB("VmRSS")
+switch arguments[1] {
+case "download":
+    let dieAfter = arguments.count > 4 ? Int64(arguments[4]) : nil
+    do {
+        let result = try await Fetch(arguments[2]).download(to: URL(fileURLWithPath: arguments[3])) { progress in
+            if let dieAfter, progress.completed >= dieAfter { kill(getpid(), SIGKILL) }
+        }
+        report([
+            "length": "\(result.length)", "resumedFrom": "\(result.resumedFrom)", "restarted": "\(result.restarted)",
+            "status": "\(result.head.status)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))",
+        ])
+    } catch {
+        fail("\(error)")
+    }
+case "upload":
+    var reports: [TransferProgress] = []
+    var answer = Data()
+    var status = 0
+    do {
+        for try await event in Put(arguments[2], file: arguments[3]).stream() {
+            switch event {
+            case .uploadProgress(let progress): reports.append(progress)
+            case .head(let head): status = head.status
+            case .body(let chunk): answer.append(chunk)
+            default: continue
+            }
+        }
+    } catch {
+        fail("\(error)")
+    }
+    let increasing = zip(reports, reports.dropFirst()).allSatisfy { $0.completed < $1.completed }
+    let totals = Set(reports.map { $0.expected.map(String.init) ?? "null" })
+    report([
+        "status": "\(status)", "events": "\(reports.count)", "increasing": "\(increasing)",
+        "last": "\(reports.last?.completed ?? -1)", "expected": "[\(totals.sorted().joined(separator: ", "))]",
+        "answer": String(decoding: answer, as: UTF8.self), "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))",
+    ])
+default:
+    fail("unknown mode \(arguments[1])")
+}
