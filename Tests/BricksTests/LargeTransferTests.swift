@@ -42,4 +42,40 @@ import Testing
         print("512 MiB upload from a file (own process): \(outcome.fields["events"] ?? 0) progress events, RSS at start \(baseline >> 10) MiB, peak \(peak >> 10) MiB")
         #expect(peak - baseline < 32 << 10, "the file must not be loaded into memory")
     }
+
+    @Test func aSlowConsumerOfALargeBodyKeepsMemoryBounded() async throws {
+        let directory = try Paths.scratchDirectory("slow-consumer")
+        defer { Paths.removeTree(directory) }
+        let outcome = try TransferProbe.run(["slow", try Nginx.shared.get().url("/big.bin")], in: directory)
+        #expect(outcome.termination == .exited(0), "\(outcome.output)")
+        #expect(outcome.fields["received"] as? Int == Nginx.bigFileSize)
+        let baseline = try #require(outcome.fields["baselineKiB"] as? Int)
+        let peak = try #require(outcome.fields["peakKiB"] as? Int)
+        print("slow consumer of 256 MiB (own process): \(outcome.fields["chunks"] ?? 0) chunks, RSS at start \(baseline >> 10) MiB, peak \(peak >> 10) MiB")
+        #expect(peak - baseline < 32 << 10, "the transfer must pause while the consumer is behind")
+    }
+
+    @Test func a200MBMultipartFileIsStreamedFromDiskInBoundedMemory() async throws {
+        let size = 200 << 20
+        let path = try makeTestFile(size: size, seed: 200)
+        defer { unlink(path) }
+        let directory = try Paths.scratchDirectory("multipart-huge")
+        defer { Paths.removeTree(directory) }
+        let outcome = try TransferProbe.run(["multipart", try UploadSink.shared.get().url("/upload"), path], in: directory)
+        #expect(outcome.termination == .exited(0), "\(outcome.output)")
+        let answer = try SinkAnswer(json: JSONSerialization.data(withJSONObject: try #require(outcome.fields["answer"])))
+        let parts = try #require(answer.parts)
+        #expect(answer.complete)
+        #expect(parts.map(\.name) == ["label", "archive"])
+        #expect(parts[0].bytes == Data("nightly".utf8))
+        #expect(parts[1].filename == URL(fileURLWithPath: path).lastPathComponent)
+        #expect(parts[1].contentType == "application/x-tar")
+        #expect(parts[1].length == size)
+        #expect(parts[1].sha256 == (try sha256(ofFile: path)))
+        #expect(answer.contentLength == String(answer.length))
+        let baseline = try #require(outcome.fields["baselineKiB"] as? Int)
+        let peak = try #require(outcome.fields["peakKiB"] as? Int)
+        print("200 MiB multipart upload (own process): RSS at start \(baseline >> 10) MiB, peak \(peak >> 10) MiB")
+        #expect(peak - baseline < 32 << 10, "the file must not be loaded into memory")
+    }
 }

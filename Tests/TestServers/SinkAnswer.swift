@@ -38,19 +38,24 @@ public func sha256(ofFile path: String) throws(TestServerError) -> String {
     return String(Paths.read(output).prefix(64))
 }
 
-/// A new file in /tmp (the caller unlinks it) of `size` pseudo-random bytes (a fixed xorshift sequence per `seed`), written in 1 MiB pieces.
+/// A new file in /tmp (the caller unlinks it) of `size` pseudo-random bytes: a 1 MiB xorshift block per
+/// `seed`, written again and again with each copy's first 8 bytes replaced by its number, so that no two
+/// blocks are alike (a reordered or repeated block changes the hash) and big files are quick to make.
 public func makeTestFile(size: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) throws(TestServerError) -> String {
     let path = "/tmp/brick-upload-\(getpid())-\(seed)-\(size)-\(UInt64.random(in: 0...UInt64.max)).bin"
     guard let file = fopen(path, "w") else { throw TestServerError("cannot create \(path)") }
     defer { fclose(file) }
     var state = seed | 1
     var piece = [UInt64](repeating: 0, count: 1 << 17)
+    for index in piece.indices {
+        state ^= state << 13; state ^= state >> 7; state ^= state << 17
+        piece[index] = state
+    }
     var written = 0
+    var block: UInt64 = 0
     while written < size {
-        for index in piece.indices {
-            state ^= state << 13; state ^= state >> 7; state ^= state << 17
-            piece[index] = state
-        }
+        piece[0] = block ^ seed
+        block += 1
         let count = min(size - written, piece.count * 8)
         guard piece.withUnsafeBytes({ fwrite($0.baseAddress, 1, count, file) }) == count else {
             throw TestServerError("cannot write \(path)")

@@ -9,6 +9,8 @@ import Glibc
 ///   process kills itself with SIGKILL once that many bytes are on disk, leaving the partial file as a
 ///   crash would, for a second run to resume.
 /// - `transfer-probe upload URL FILE`: a PUT of the file through `stream()`, checking its upload progress.
+/// - `transfer-probe multipart URL FILE`: a multipart POST of a text field and the file, collected.
+/// - `transfer-probe slow URL`: a streamed GET read by a consumer slower than the network.
 final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
     let path: String
     init(_ url: String) {
@@ -24,6 +26,19 @@ final class Put: Component, PUTRequestType, APISessionRequestType, AbsoluteURLTy
         path = url
         rawBody = .file(path: file)
         super.init()
+    }
+}
+
+final class PostArchive: Component, POSTRequestType, APISessionRequestType, AbsoluteURLType, MultipartBodyType,
+    StringResponseType
+{
+    let path: String
+    init(_ url: String, file: String) {
+        path = url
+        super.init(parameterBuilder: ParameterBuilder {
+            TextParameter("nightly", name: "label")
+            FileParameter(fileURL: URL(fileURLWithPath: file), name: "archive", mimeType: "application/x-tar")
+        })
     }
 }
 
@@ -45,7 +60,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4 else { fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE") }
+guard arguments.count >= 3 else { fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE | multipart URL FILE | slow URL") }
 let baseline = memoryKiB("VmRSS")
 switch arguments[1] {
 case "download":
@@ -84,6 +99,27 @@ case "upload":
         "last": "\(reports.last?.completed ?? -1)", "expected": "[\(totals.sorted().joined(separator: ", "))]",
         "answer": String(decoding: answer, as: UTF8.self), "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))",
     ])
+case "multipart":
+    do {
+        let answer = try await PostArchive(arguments[2], file: arguments[3]).response()
+        report(["answer": answer, "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
+    } catch {
+        fail("\(error)")
+    }
+case "slow":
+    var received = 0
+    var chunks = 0
+    do {
+        for try await event in Fetch(arguments[2]).stream() {
+            guard case .body(let chunk) = event else { continue }
+            received += chunk.count
+            chunks += 1
+            if chunks % 16 == 0 { try await Task.sleep(for: .milliseconds(2)) }  // the slow consumer: workload, not a wait
+        }
+    } catch {
+        fail("\(error)")
+    }
+    report(["received": "\(received)", "chunks": "\(chunks)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
 default:
     fail("unknown mode \(arguments[1])")
 }
