@@ -55,6 +55,7 @@ import Testing
         ("GETRequestType, APISessionRequestType, ShortTimeoutType, LongTimeoutType, DataResponseType", "transportOptions"),
         ("GETRequestType, APISessionRequestType, VerboseLoggingType, SilentLoggingType, DataResponseType", "requestLogging"),
         ("GETRequestType, APISessionRequestType, NoValidationType, ContentTypeValidationType, DataResponseType", "validation"),
+        ("GETRequestType, APISessionRequestType, NoCacheType, CacheOnlyType, DataResponseType", "cacheMode"),
     ])
     func twoBricksOfOneFamilyDoNotCompile(bricks: String, requirement: String) throws {
         let result = try typecheck("""
