@@ -10,8 +10,11 @@ func demoURL(_ path: String) -> String { (demoServer?.baseURL ?? "http://127.0.0
 
 /// How many times `/flaky/N` has been called.
 private let flakyCalls = Mutex(0)
+/// How many times `/catalog` has been served (a cache hit does not count).
+private let catalogCalls = Mutex(0)
 
-/// A tiny API: users, an echo, status codes, and an endpoint that is busy the first N times.
+/// A tiny API: users, an echo, status codes, an endpoint that is busy the first N times, a cacheable catalog
+/// and files to download.
 enum DemoRoutes {
     static func handle(_ request: ServerRequest) -> ServerResponse {
         let parts = request.path.split(separator: "/").map(String.init)
@@ -33,6 +36,19 @@ enum DemoRoutes {
                 return ServerResponse(status: 503, headers: [("Retry-After", "0")], body: Array("busy, call \(call)\n".utf8))
             }
             return .text("served on call \(call)")
+        case ("GET", "catalog", 1):
+            let call = catalogCalls.withLock { calls in
+                calls += 1
+                return calls
+            }
+            return ServerResponse(
+                status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "max-age=60"), ("ETag", "\"c1\"")],
+                body: Array(#"{"items":["brick","mortar","trowel"],"served":\#(call)}"#.utf8))
+        case ("GET", "file", 2):
+            let size = min(Int(parts[1]) ?? 0, 64 << 20)
+            return ServerResponse(
+                status: 200, headers: [("ETag", "\"f\(size)\""), ("Content-Type", "application/octet-stream")],
+                body: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         case (_, "status", 2):
             return .text("status \(parts[1])\n", status: Int(parts[1]) ?? 400)
         default:

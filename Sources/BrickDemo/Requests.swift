@@ -68,3 +68,26 @@ final class GetFlaky: Component, GETRequestType, APISessionRequestType, SoftAuto
 final class GetNowhere: Component, GETRequestType, APISessionRequestType, DataResponseType {
     var URLString: String { "http://127.0.0.1:1/nothing" }
 }
+
+/// A session with a response cache in memory: GETs follow HTTP's caching rules.
+let cachingSession: Session = {
+    var configuration = Session.Configuration()
+    configuration.responseCache = MemoryResponseCache()
+    return Session(configuration: configuration)
+}()
+
+/// A cacheable call (`Cache-Control: max-age=60`): the second one is answered by the cache.
+final class GetCatalog: Component, GETRequestType, CustomSessionRequestType, JSONResponseType {
+    static var customSession: Session { cachingSession }
+    var URLString: String { demoURL("/catalog") }
+}
+
+/// A file of `size` bytes, downloaded to disk with progress (and resumable: the server sends an ETag).
+final class GetFile: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType {
+    let size: Int
+    var URLString: String { demoURL("/file/\(size)") }
+    init(size: Int) {
+        self.size = size
+        super.init()
+    }
+}

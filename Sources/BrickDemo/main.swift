@@ -1,6 +1,8 @@
 import BrickRequest
 import Dispatch
+import Foundation
 import Glibc
+import Synchronization
 
 /// Prints one outcome: status, value or error, and the timings.
 func report<Value>(_ title: String, _ outcome: DataResponse<Value>) {
@@ -44,6 +46,36 @@ report("CreateUser — POST form body", await CreateUser(name: "Ada Lovelace", a
 report("GetStatus(code: 503) — fails validation, the response is kept", await GetStatus(code: 503).dataResponse())
 report("GetFlaky(busyTimes: 2) — SoftAutoRetryType retries the 503s", await GetFlaky(busyTimes: 2).dataResponse())
 report("GetNowhere — nothing listens there", await GetNowhere().dataResponse())
+
+// A response cache: the second call is answered without sending anything.
+for round in 1...2 {
+    let outcome = await GetCatalog().dataResponse()
+    print("\(round == 1 ? "\n" : "")GetCatalog() round \(round) — cache: \(outcome.cacheStatus), served: \(outcome.value?["served"]?.description ?? "?")")
+}
+
+// A download to disk with progress, moved into place when complete.
+let destination = URL(fileURLWithPath: "/tmp/brick-demo-\(getpid()).bin")
+print("\nGetFile(size: 8 MiB).download(to:) — a SoftAutoRetryType GET streamed to disk")
+do {
+    let quarter = Mutex(0)
+    let file = try await GetFile(size: 8 << 20).download(to: destination) { progress in
+        let step = Int((progress.fractionCompleted ?? 0) * 4)
+        let passed = quarter.withLock { reached in
+            defer { reached = max(reached, step) }
+            return step > reached
+        }
+        if passed { print("  downloaded \(progress)") }
+    }
+    print("  → \(file.length) bytes at \(file.fileURL.path), status \(file.head.status)")
+} catch {
+    print("download failed: \(error)")
+}
+unlink(destination.path)
+
+// One-line GETs through a session.
+if let text = try? await Session.shared.string(from: demoURL("/status/200")) {
+    print("\nSession.shared.string(from: /status/200) → \(text.trimmingCharacters(in: .whitespacesAndNewlines))")
+}
 
 do {
     let user = try await GetUser(userID: 1).response()
