@@ -20,7 +20,8 @@ final class CachedGet: Component, GETRequestType, AbsoluteURLType, DataResponseT
     }
 }
 
-final class CacheOnlyGet: Component, GETRequestType, AbsoluteURLType, CacheOnlyType, DataResponseType {
+/// A call to a given URL through a given session; subclasses add the bricks.
+class SessionCall: Component {
     let session: Session
     let path: String
     init(_ url: String, session: Session) {
@@ -30,15 +31,8 @@ final class CacheOnlyGet: Component, GETRequestType, AbsoluteURLType, CacheOnlyT
     }
 }
 
-final class PostTo: Component, POSTRequestType, AbsoluteURLType, DataResponseType {
-    let session: Session
-    let path: String
-    init(_ url: String, session: Session) {
-        self.session = session
-        path = url
-        super.init()
-    }
-}
+final class CacheOnlyGet: SessionCall, GETRequestType, AbsoluteURLType, CacheOnlyType, DataResponseType {}
+final class PostTo: SessionCall, POSTRequestType, AbsoluteURLType, DataResponseType {}
 
 /// Caching against real servers: httpbin's `/cache`, `/cache/N`, `/etag` and `/response-headers`, and a
 /// loopback server that counts what reaches it.
