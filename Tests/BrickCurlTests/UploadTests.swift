@@ -26,6 +26,7 @@ import Testing
 
     @Test func aFileBodyIsStreamedFromDiskWithItsLength() async throws {
         let path = try makeTestFile(size: 3 << 20, seed: 11)
+        defer { unlink(path) }
         let response = try await send(try sink().url(), method: .put, bodyParts: .file(path: path))
         let answer = try SinkAnswer(json: response.body)
         #expect(answer.method == "PUT")
@@ -36,6 +37,7 @@ import Testing
 
     @Test func partsAreSentInOrderAndAStreamWithoutLengthGoesChunked() async throws {
         let path = try makeTestFile(size: 1000, seed: 12)
+        defer { unlink(path) }
         let stream = BodyStream(Chunks(chunks: [Data("one-".utf8), Data(), Data("two".utf8)]), length: nil)
         let body = RequestBody([.data(Data("head|".utf8)), .file(path: path), .stream(stream), .data(Data("|tail".utf8))])
         let answer = try SinkAnswer(json: try await send(try sink().url(), method: .post, bodyParts: body).body)
@@ -81,6 +83,7 @@ import Testing
 
     @Test func aFileBodyIsSentAgainAfterA307Redirect() async throws {
         let path = try makeTestFile(size: 200_000, seed: 13)
+        defer { unlink(path) }
         let target = try sink().url().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let url = try httpbin().url("/redirect-to?status_code=307&url=\(target)")
         let response = try await send(url, method: .post, bodyParts: .file(path: path))

@@ -60,6 +60,7 @@ final class HeadNothing: Component, HEADRequestType, APISessionRequestType, OnHt
 
     @Test func aMultipartBodyCarriesTextAndFilesFromEverySource() async throws {
         let path = try makeTestFile(size: 0)
+        defer { unlink(path) }
         try Data("from disk".utf8).write(to: URL(fileURLWithPath: path))
         let stream = AsyncStream<Data> { continuation in
             continuation.yield(Data("from ".utf8))
