@@ -60,8 +60,7 @@ final class EasyTransfer {
 
     /// libcurl's header callback: one header line (engine thread).
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-        let line = String(decoding: bytes, as: UTF8.self)
-        parser.feed(line[...])
+        parser.feed(bytes)
     }
 
     /// libcurl's progress callback (engine thread, stream mode only): reports counts that moved. Download

@@ -4,29 +4,47 @@ import BrickTransport
 ///
 /// libcurl passes every header block it sees (`100 Continue`, each redirect, the final response), each
 /// starting with a status line; a new status line starts a new head, so the last one is the final head.
+/// Lines are parsed as bytes: only the name and value become strings.
 struct HeadParser {
     /// The head being built, or the last complete one.
     private(set) var head: ResponseHead?
 
     /// Feeds one header line, with or without its trailing CRLF.
-    mutating func feed(_ rawLine: Substring) {
-        let line = rawLine.trimmingSuffix { $0.isNewline }
-        if line.hasPrefix("HTTP/") {
-            head = Self.parseStatusLine(line)
-        } else if line.isEmpty {
-            return
-        } else if line.first == " " || line.first == "\t" {
+    mutating func feed(_ line: Substring) {
+        var copy = String(line)
+        copy.withUTF8 { feed(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Feeds one header line as libcurl hands it over, with or without its trailing CRLF.
+    mutating func feed(_ raw: UnsafeRawBufferPointer) {
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+        guard end > 0 else { return }
+        let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
+        if line.starts(with: Self.httpPrefix) {
+            head = Self.parseStatusLine(Substring(String(decoding: line, as: UTF8.self)))
+        } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
             guard var current = head, let last = current.headers.fields.last else { return }
             var fields = current.headers.fields
-            fields[fields.count - 1].value = last.value + " " + line.trimmingWhitespace()
+            fields[fields.count - 1].value = last.value + " " + Self.trimmed(line)
             current.headers = HTTPHeaders(fields)
             head = current
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingWhitespace()
-            let value = line[line.index(after: colon)...].trimmingWhitespace()
+        } else if let colon = line.firstIndex(of: 0x3A) {
+            let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[..<colon]))
+            let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
             head?.headers.add(name: name, value: value)
         }
+    }
+
+    private static let httpPrefix = Array("HTTP/".utf8)
+
+    /// The bytes without leading and trailing spaces and tabs, as a string.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> String {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// Parses `HTTP/1.1 200 OK` or `HTTP/2 204`; a status that is not a number becomes 0.
@@ -36,18 +54,5 @@ struct HeadParser {
         let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
         let reason = parts.count > 2 ? String(parts[2]) : ""
         return ResponseHead(status: status, version: version, reason: reason)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
-        var result = self
-        while let last = result.last, predicate(last) { result.removeLast() }
-        return result
-    }
-
-    fileprivate func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isSpace).trimmingSuffix(while: isSpace))
     }
 }
