@@ -29,23 +29,24 @@ public struct TransportRequest: Sendable {
     /// - Throws: ``TransportError`` of kind `invalidURL`, `unsupportedScheme`, `invalidRequest` or
     ///   `invalidHeader`.
     public func validate() throws(TransportError) {
-        let lowered = url.lowercased()
-        let schemeEnd = lowered.firstIndex(of: ":")
-        guard let schemeEnd, lowered[..<schemeEnd].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
+        // Byte by byte: this runs for every request, so it allocates nothing on the good path.
+        let bytes = url.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex,
+            bytes[..<colon].allSatisfy({ Self.isSchemeByte($0) })
         else {
             throw TransportError(.invalidURL, message: "not an absolute URL: \(url.debugDescription)")
         }
-        let scheme = lowered[..<schemeEnd]
-        guard scheme == "http" || scheme == "https" else {
-            throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(scheme)")
+        let scheme = bytes[..<colon]
+        guard Self.equalsIgnoringCase(scheme, "http") || Self.equalsIgnoringCase(scheme, "https") else {
+            throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(String(decoding: scheme, as: UTF8.self).lowercased())")
         }
-        guard lowered[schemeEnd...].hasPrefix("://"),
-            lowered.count > scheme.count + 3,
-            !"/?#".contains(lowered[lowered.index(schemeEnd, offsetBy: 3)])
+        let rest = bytes[colon...]
+        guard rest.starts(with: "://".utf8), let hostStart = rest.dropFirst(3).first,
+            hostStart != UInt8(ascii: "/"), hostStart != UInt8(ascii: "?"), hostStart != UInt8(ascii: "#")
         else {
             throw TransportError(.invalidURL, message: "URL has no host: \(url.debugDescription)")
         }
-        guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw TransportError(.invalidURL, message: "URL holds a space or control character: \(url.debugDescription)")
         }
         guard method.isValidToken else {
@@ -72,3 +73,21 @@ public struct TransportRequest: Sendable {
         return host.isEmpty ? nil : host.lowercased()
     }
 }
+
+extension TransportRequest {
+    /// Whether `byte` may appear in a URL scheme (RFC 3986: letters, digits, `+`, `-`, `.`).
+    fileprivate static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// Whether the ASCII bytes `bytes` spell `lowercase` in any case.
+    fileprivate static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: String) -> Bool {
+        bytes.count == lowercase.utf8.count && zip(bytes, lowercase.utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+}
+
