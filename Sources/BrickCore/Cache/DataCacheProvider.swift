@@ -47,18 +47,7 @@ public final class FileCacheProvider: DataCacheProvider {
     public func append(_ chunk: Data) throws {
         let path = fileURL.path
         try descriptor.withLock { fd throws(FileError) in
-            let failure: Int32? = chunk.withUnsafeBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let written = write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    done += written
-                }
-                return nil
-            }
+            let failure = writeFully(fd, chunk)
             if let failure { throw FileError(.write, path: path, osErrno: failure) }
         }
     }

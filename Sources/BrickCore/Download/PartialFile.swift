@@ -69,19 +69,7 @@ final class PartialFile {
 
     /// Appends `chunk` at ``offset``.
     func write(_ chunk: Data) throws(FileError) {
-        let failure: Int32? = chunk.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let written = pwrite(descriptor, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset) + off_t(done))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                done += written
-            }
-            return nil
-        }
-        if let failure { throw FileError(.write, path: partPath, osErrno: failure) }
+        if let failure = writeFully(descriptor, chunk, at: offset) { throw FileError(.write, path: partPath, osErrno: failure) }
         offset += Int64(chunk.count)
     }
 

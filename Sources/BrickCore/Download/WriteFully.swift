@@ -1,0 +1,24 @@
+import FoundationEssentials
+import Glibc
+
+/// Writes all of `data` to `descriptor` (at `offset` with `pwrite`, or at the file position with `write`),
+/// retrying short and interrupted writes. Returns `errno` on failure, `nil` when everything was written.
+func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> Int32? {
+    data.withUnsafeBytes { bytes in
+        var done = 0
+        while done < bytes.count {
+            let start = bytes.baseAddress.map { $0 + done }
+            let written = if let offset {
+                pwrite(descriptor, start, bytes.count - done, off_t(offset) + off_t(done))
+            } else {
+                write(descriptor, start, bytes.count - done)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += written
+        }
+        return nil
+    }
+}
