@@ -10,6 +10,8 @@ final class EasyTransfer {
     let handle: EasyHandle
     let transfer: CurlTransfer
     let mode: CurlTransfer.Mode
+    /// Whether the request sends a body, so that upload progress means something.
+    private let hasUpload: Bool
     var headerList: UnsafeMutablePointer<curl_slist>?
     /// The body when it is sent through the read callback (files, streams, several parts).
     var upload: UploadSource?
@@ -25,6 +27,7 @@ final class EasyTransfer {
         self.handle = handle
         self.transfer = transfer
         self.mode = transfer.mode
+        self.hasUpload = transfer.request.body != nil && transfer.request.method != .head
     }
 
     deinit { curl_slist_free_all(headerList) }
@@ -87,8 +90,6 @@ final class EasyTransfer {
                  uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
     }
 
-    /// Whether the request sends a body, so that upload progress means something.
-    private var hasUpload: Bool { transfer.request.body != nil && transfer.request.method != .head }
 
     /// Sends the head to a streaming consumer once, before the first chunk or at the end.
     func deliverHeadIfNeeded() {

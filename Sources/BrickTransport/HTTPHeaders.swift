@@ -1,9 +1,9 @@
 /// An ordered list of HTTP header fields with case-insensitive lookup.
 ///
 /// Order and duplicates are kept as given, so that what is sent is exactly what was written.
-public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
-    public struct Field: Sendable, Equatable {
+    public struct Field: Sendable, Equatable, Codable {
         public var name: String
         public var value: String
         public init(name: String, value: String) {

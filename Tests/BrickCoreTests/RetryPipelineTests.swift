@@ -220,6 +220,23 @@ struct RetryPipelineTests {
         #expect(response.attempts.first?.error?.transportError?.kind == .connectionLost)
     }
 
+    @Test(.timeLimit(.minutes(1))) func aStreamWhoseHostBecomesUnreachableEndsWithConnectionLost() async {
+        let arrivals = Arrivals()
+        stub.stub(.get, Self.url, replies: [.computed { _ in arrivals.arrive(); return .never }])
+        let stream = Retried("/r", session: session).stream()
+        let reading = Task { () -> (any Error)? in
+            do {
+                for try await _ in stream {}
+                return nil
+            } catch {
+                return error
+            }
+        }
+        await arrivals.next()
+        reachability.goOffline("api.test")
+        #expect((await reading.value as? TransportError)?.kind == .connectionLost)
+    }
+
     @Test func aPostCutByAnOutageIsNotRepeated() async {
         let arrivals = Arrivals()
         stub.stub(.post, Self.url, replies: [.computed { _ in arrivals.arrive(); return .never }, Self.response(200, "ok")])

@@ -19,7 +19,7 @@ struct CacheControl: Equatable, Sendable {
             for directive in field.split(separator: ",") {
                 let parts = directive.split(separator: "=", maxSplits: 1)
                 let name = (parts.first ?? "").trimmingWhitespace.lowercased()
-                let value = parts.count > 1 ? parts[1].trimmingWhitespace.trimmingCharacters(in: "\"") : nil
+                let value = parts.count > 1 ? parts[1].trimmingWhitespace.unquoted : nil
                 switch name {
                 case "max-age": maxAge = value.flatMap { Int($0) }.map { max(0, $0) } ?? 0
                 case "no-store": noStore = true
@@ -29,12 +29,5 @@ struct CacheControl: Equatable, Sendable {
                 }
             }
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing occurrences of `character`.
-    func trimmingCharacters(in character: Character) -> String {
-        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
     }
 }

@@ -5,8 +5,8 @@ public import FoundationEssentials
 public struct CachedResponse: Sendable, Equatable, Codable {
     /// The status code.
     public var status: Int
-    /// The response's header fields, as name and value pairs in arrival order.
-    public var headers: [[String]]
+    /// The response's header fields, in arrival order.
+    public var headers: HTTPHeaders
     /// The body, decompressed.
     public var body: Data
     /// When the request that fetched (or last revalidated) it was sent.
@@ -22,20 +22,16 @@ public struct CachedResponse: Sendable, Equatable, Codable {
         status: Int, headers: HTTPHeaders, body: Data, requestTime: Date, responseTime: Date, varyingFields: [String: String]
     ) {
         self.status = status
-        self.headers = headers.map { [$0.name, $0.value] }
+        self.headers = headers
         self.body = body
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyingFields = varyingFields
     }
 
-    /// The header fields as ``HTTPHeaders``.
-    public var head: ResponseHead {
-        ResponseHead(status: status, headers: HTTPHeaders(headers.compactMap { pair in
-            pair.count == 2 ? HTTPHeaders.Field(name: pair[0], value: pair[1]) : nil
-        }))
-    }
+    /// The status and header fields as a response head.
+    public var head: ResponseHead { ResponseHead(status: status, headers: headers) }
 
     /// Bytes it occupies, roughly: the body and the header text.
-    public var cost: Int { body.count + headers.reduce(64) { $0 + $1.reduce(4) { $0 + $1.utf8.count } } }
+    public var cost: Int { body.count + headers.reduce(64) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 } }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// A ``ResponseCache`` on disk, bounded in bytes, that survives the process: one file per response in
 /// ``directory``, least recently used first to go.
 ///
-/// Each file is written to a temporary name and renamed into place, so a reader (in this process or
+/// Each file is written to a temporary name and renamed into place (``writeAtomically(_:to:)``), so a reader (in this process or
 /// another) never sees half a response. The index of sizes and uses lives in memory, rebuilt from the
 /// directory (by modification time) when the cache is created. Storing is best effort: a response that
 /// cannot be written is simply not cached.
@@ -20,7 +20,7 @@ public final class DiskResponseCache: ResponseCache {
     private struct Meta: Codable {
         var key: String
         var status: Int
-        var headers: [[String]]
+        var headers: HTTPHeaders
         var requestTime: Date
         var responseTime: Date
         var varyingFields: [String: String]
@@ -72,11 +72,9 @@ public final class DiskResponseCache: ResponseCache {
             state.clock += 1
             state.files[name]?.used = state.clock
         }
-        var response = CachedResponse(
-            status: meta.status, headers: HTTPHeaders(), body: Data(data.dropFirst(4 + metaLength)),
+        return CachedResponse(
+            status: meta.status, headers: meta.headers, body: Data(data.dropFirst(4 + metaLength)),
             requestTime: meta.requestTime, responseTime: meta.responseTime, varyingFields: meta.varyingFields)
-        response.headers = meta.headers
-        return response
     }
 
     public func store(_ response: CachedResponse, for key: String) async {
@@ -89,12 +87,7 @@ public final class DiskResponseCache: ResponseCache {
         file.append(encoded)
         file.append(response.body)
         guard file.count <= capacity / 8 else { return await removeResponse(for: key) }
-        let temporary = directory + "/.\(name).\(UInt64.random(in: 0...UInt64.max)).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: file) else { return }
-        guard rename(temporary, directory + "/" + name) == 0 else {
-            unlink(temporary)
-            return
-        }
+        guard writeAtomically(file, to: directory + "/" + name) == nil else { return }
         let victims = state.withLock { state -> [String] in
             if let old = state.files[name] { state.bytes -= old.size }
             state.clock += 1

@@ -27,12 +27,3 @@ struct ContentRange: Equatable, Sendable {
         self.complete = complete
     }
 }
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    var trimmingWhitespace: String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else { return "" }
-        return String(self[start...end])
-    }
-}

@@ -36,8 +36,8 @@ struct DownloadReceiver {
                 switch event {
                 case .head(let head):
                     self.head = head
+                    if head.status == 416, try rangeWasRefused() { break events }
                     do { try validation.validate(TransportResponse(head: head)) } catch {
-                        if head.status == 416, try rangeWasRefused() { break events }
                         rejection = error
                         continue
                     }

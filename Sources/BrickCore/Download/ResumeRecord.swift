@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// What a download keeps beside its partial file so that it can resume, in this process or the next:
 /// the URL, the validator that proves the resource unchanged, and the complete length when known.
@@ -14,8 +13,10 @@ struct ResumeRecord: Codable, Equatable, Sendable {
     /// The validator of `head` usable in `If-Range` (RFC 9110 §13.1.5): a strong entity tag, else the
     /// `Last-Modified` date; `nil` when the response has neither (then a download cannot resume).
     static func validator(of head: ResponseHead) -> String? {
-        if let tag = head.headers["ETag"]?.trimmingWhitespace, tag.hasPrefix("\""), tag.count >= 2 { return tag }
-        if let date = head.headers["Last-Modified"]?.trimmingWhitespace, HTTPDate.parse(date) != nil { return date }
+        if let tag = head.headers["ETag"]?.trimmingWhitespace, tag.hasPrefix("\""), tag.count >= 2 { return String(tag) }
+        if let date = head.headers["Last-Modified"].map({ String($0.trimmingWhitespace) }), HTTPDate.parse(date) != nil {
+            return date
+        }
         return nil
     }
 
@@ -25,13 +26,9 @@ struct ResumeRecord: Codable, Equatable, Sendable {
         return try? JSONDecoder().decode(ResumeRecord.self, from: data)
     }
 
-    /// Writes the record to `path` through a temporary file and a rename, so that a reader (or a crash)
-    /// never sees half of it.
+    /// Writes the record to `path` atomically (``writeAtomically(_:to:)``).
     func write(to path: String) throws(FileError) {
-        let temporary = path + ".tmp"
-        guard let data = try? JSONEncoder().encode(self),
-            FileManager.default.createFile(atPath: temporary, contents: data)
-        else { throw FileError(.record, path: path, osErrno: errno) }
-        guard rename(temporary, path) == 0 else { throw FileError(.record, path: path, osErrno: errno) }
+        guard let data = try? JSONEncoder().encode(self) else { throw FileError(.record, path: path, osErrno: 0) }
+        if let failure = writeAtomically(data, to: path) { throw FileError(.record, path: path, osErrno: failure) }
     }
 }

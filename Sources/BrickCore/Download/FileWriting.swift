@@ -22,3 +22,16 @@ func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> I
         return nil
     }
 }
+
+/// Writes `data` to `path` through a uniquely named temporary file beside it and a rename, so that a
+/// reader (or a crash) sees the old file or the new one, never half of one. Returns `errno` on failure.
+func writeAtomically(_ data: Data, to path: String) -> Int32? {
+    let temporary = path + ".\(UInt64.random(in: 0...UInt64.max)).tmp"
+    guard FileManager.default.createFile(atPath: temporary, contents: data) else { return errno == 0 ? EIO : errno }
+    guard rename(temporary, path) == 0 else {
+        let failure = errno
+        unlink(temporary)
+        return failure
+    }
+    return nil
+}

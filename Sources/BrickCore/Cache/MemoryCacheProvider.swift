@@ -1,0 +1,13 @@
+public import FoundationEssentials
+import Synchronization
+
+/// Gathers the body in memory.
+public final class MemoryCacheProvider: DataCacheProvider {
+    private let buffer = Mutex(Data())
+
+    public init() {}
+
+    public func append(_ chunk: Data) { buffer.withLock { $0.append(chunk) } }
+    public func data() -> Data { buffer.withLock { $0 } }
+    public func clear() { buffer.withLock { $0 = Data() } }
+}

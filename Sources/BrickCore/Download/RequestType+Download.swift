@@ -1,0 +1,23 @@
+public import FoundationEssentials
+
+extension RequestType {
+    /// Downloads the response body to the file at `destination`, in bounded memory.
+    ///
+    /// The body goes to `<destination>.part` as it arrives and moves to `destination` (replacing a file
+    /// there) only once complete. When the response carries a strong `ETag` or a `Last-Modified` date, a
+    /// record beside the partial file lets an interrupted download resume with `Range` and `If-Range`:
+    /// after a failure its retry rules allow, in the same call, or in a later call, even in another process.
+    /// A resource that changed meanwhile is fetched again from its first byte. Bodies are stored as sent
+    /// (no automatic decompression), so that ranges line up.
+    ///
+    /// - Parameters:
+    ///   - destination: Where the file goes; its directory must exist.
+    ///   - progress: Told after each chunk written, with bytes on disk against the complete length.
+    /// - Throws: ``BrickError``: transport and retry failures (the partial file is kept for a resume),
+    ///   `.validation` for a rejected status, `.file` when the file cannot be written or moved.
+    public nonisolated(nonsending) func download(
+        to destination: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(BrickError) -> DownloadResult {
+        try await session.download(makePlan(serializer: ResponseSerializer { $0.body }), to: destination.path, progress: progress)
+    }
+}
