@@ -4,7 +4,7 @@ import Glibc
 
 /// Owns the engine thread. Other threads talk to it only through ``mailbox``.
 final class CurlEngine: Sendable {
-    let mailbox = EngineMailbox()
+    let mailbox: EngineMailbox
 
     /// Initializes libcurl once per process and ignores SIGPIPE, which a reset socket would otherwise raise.
     private static let processSetup: Void = {
@@ -17,11 +17,12 @@ final class CurlEngine: Sendable {
     /// - Returns: `nil` if libcurl could not create a multi handle or the thread could not start.
     init?(configuration: CurlTransport.Configuration) {
         Self.processSetup
+        guard let mailbox = EngineMailbox() else { return nil }
+        self.mailbox = mailbox
         guard let multi = curl_multi_init() else { return nil }
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
-        mailbox.attach(multi: multi)
         let loop = EngineThreadStart(EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration))
         var thread = pthread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()

@@ -90,23 +90,10 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
     func nextEvent() async throws(TransportError) -> TransportEvent? {
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<EventOutcome, Never>) in
-                var resumeEngine = false
-                let ready: EventOutcome? = state.withLock { state in
-                    if !state.events.isEmpty {
-                        let event = state.events.removeFirst()  // a short queue: the buffer cap bounds it
-                        if case .body(let chunk) = event {
-                            state.queuedBytes -= chunk.count
-                            if state.pausedByEngine && state.queuedBytes <= request.options.streamBufferSize / 2 {
-                                state.pausedByEngine = false
-                                resumeEngine = true
-                            }
-                        }
-                        return .success(event)
-                    }
-                    if let failure = state.failure { return .failure(failure) }
-                    if state.ended { return .success(nil) }
-                    state.eventWaiter = waiter
-                    return nil
+                let (ready, resumeEngine) = state.withLock { state -> (EventOutcome?, Bool) in
+                    let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)
+                    if ready == nil { state.eventWaiter = waiter }
+                    return (ready, resumeEngine)
                 }
                 if resumeEngine { transport.engine.mailbox.post(.resume(self)) }
                 if let ready { waiter.resume(returning: ready) }
@@ -148,71 +135,93 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         waiter?.resume(returning: outcome)
     }
 
-    /// Queues a stream event that is not body (engine thread).
+    /// Queues a stream event that is not body and wakes a waiting consumer (engine thread).
     func push(_ event: TransportEvent) {
-        let waiter = state.withLock { state -> UnsafeContinuation<EventOutcome, Never>? in
-            guard !state.finished else { return nil }
+        update { state in
+            guard !state.finished else { return }
             if case .end = event { state.ended = true; state.finished = true }
-            return state.deliver(event)
+            state.events.append(event)
         }
-        waiter?.resume(returning: .success(event))
     }
 
     /// Queues a progress report (engine thread), replacing an unread report of the same direction at the
     /// queue's tail, so that reports never pile up behind a slow consumer.
     func report(_ event: TransportEvent) {
-        let waiter = state.withLock { state -> UnsafeContinuation<EventOutcome, Never>? in
-            guard !state.finished else { return nil }
+        update { state in
+            guard !state.finished else { return }
             if let last = state.events.last, last.isProgress(like: event) {
                 state.events[state.events.count - 1] = event
-                return nil
+            } else {
+                state.events.append(event)
             }
-            return state.deliver(event)
         }
-        waiter?.resume(returning: .success(event))
     }
 
     /// Offers a body chunk (engine thread): queued, or refused so that the engine pauses the transfer.
+    ///
+    /// An accepted chunk does not wake the consumer: the engine calls ``flush()`` once its pass over the
+    /// sockets is done, so that a fast consumer is woken once per pass rather than once per 16 KiB.
     func offer(_ bytes: UnsafeRawBufferPointer) -> ChunkVerdict {
-        var event: TransportEvent?
-        let (verdict, waiter) = state.withLock { state -> (ChunkVerdict, UnsafeContinuation<EventOutcome, Never>?) in
-            if state.finished { return (.abort, nil) }
+        state.withLock { state in
+            if state.finished { return .abort }
             if state.queuedBytes >= request.options.streamBufferSize {
                 state.pausedByEngine = true
-                return (.pause, nil)
+                return .pause
             }
-            let chunk = TransportEvent.body(Data(bytes))
             state.queuedBytes += bytes.count
-            event = chunk
-            return (.accepted, state.deliver(chunk))
+            state.events.append(.body(Data(bytes)))
+            return .accepted
         }
-        if let waiter, let event { waiter.resume(returning: .success(event)) }
-        return verdict
     }
 
-    /// Ends a streamed transfer with an error (engine thread, or a failed start).
+    /// Wakes a waiting consumer if events were queued for it (engine thread, after a pass).
+    func flush() { update { _ in } }
+
+    /// Ends a streamed transfer with an error (engine thread, or a failed start). Events queued before it
+    /// are still read first.
     func fail(_ error: TransportError) {
-        let waiter = state.withLock { state -> UnsafeContinuation<EventOutcome, Never>? in
-            guard !state.finished else { return nil }
+        update { state in
+            guard !state.finished else { return }
             state.finished = true
             state.failure = error
-            defer { state.eventWaiter = nil }
-            return state.eventWaiter
         }
-        waiter?.resume(returning: .failure(error))
+    }
+
+    /// Applies `change`, then hands the next event (or the end, or the failure) to a waiting consumer.
+    private func update(_ change: (inout State) -> Void) {
+        let (waiter, ready, resumeEngine) = state.withLock { state -> (UnsafeContinuation<EventOutcome, Never>?, EventOutcome?, Bool) in
+            change(&state)
+            guard let waiter = state.eventWaiter else { return (nil, nil, false) }
+            let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)
+            guard ready != nil else { return (nil, nil, resumeEngine) }
+            state.eventWaiter = nil
+            return (waiter, ready, resumeEngine)
+        }
+        if resumeEngine { transport.engine.mailbox.post(.resume(self)) }
+        if let waiter, let ready { waiter.resume(returning: ready) }
     }
 }
 
 extension CurlTransfer.State {
-    /// Hands `event` to a waiting consumer, or queues it. Returns the waiter to resume outside the lock.
-    fileprivate mutating func deliver(_ event: TransportEvent) -> UnsafeContinuation<CurlTransfer.EventOutcome, Never>? {
-        if let waiter = eventWaiter, events.isEmpty {
-            eventWaiter = nil
-            if case .body(let chunk) = event { queuedBytes -= chunk.count }
-            return waiter
+    /// Takes what the consumer reads next: the first event, else the failure, else the end; `nil` when
+    /// there is nothing yet. Also says whether the engine should unpause a transfer now that the queue
+    /// has drained below half of `bufferSize`.
+    fileprivate mutating func takeReady(bufferSize: Int) -> (CurlTransfer.EventOutcome?, resumeEngine: Bool) {
+        if !events.isEmpty {
+            let event = events.removeFirst()  // a short queue: the buffer cap bounds it
+            var resumeEngine = false
+            if case .body(let chunk) = event {
+                queuedBytes -= chunk.count
+                if pausedByEngine && queuedBytes <= bufferSize / 2 {
+                    pausedByEngine = false
+                    resumeEngine = true
+                }
+            }
+            return (.success(event), resumeEngine)
         }
-        events.append(event)
-        return nil
+        if let failure { return (.failure(failure), false) }
+        if ended { return (.success(nil), false) }
+        return (nil, false)
     }
 }
 

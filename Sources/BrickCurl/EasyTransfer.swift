@@ -10,6 +10,10 @@ final class EasyTransfer {
     let handle: EasyHandle
     let transfer: CurlTransfer
     let mode: CurlTransfer.Mode
+    /// Where accepted chunks are announced, so that the consumer is woken after the engine's pass.
+    private let flushQueue: FlushQueue
+    /// Whether ``flushQueue`` already holds this transfer for the current pass.
+    var flushScheduled = false
     /// Whether the request sends a body, so that upload progress means something.
     private let hasUpload: Bool
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -23,9 +27,10 @@ final class EasyTransfer {
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
 
-    init(handle: EasyHandle, transfer: CurlTransfer) {
+    init(handle: EasyHandle, transfer: CurlTransfer, flushQueue: FlushQueue) {
         self.handle = handle
         self.transfer = transfer
+        self.flushQueue = flushQueue
         self.mode = transfer.mode
         self.hasUpload = transfer.request.body != nil && transfer.request.method != .head
     }
@@ -54,7 +59,9 @@ final class EasyTransfer {
         case .stream:
             deliverHeadIfNeeded()
             switch transfer.offer(bytes) {
-            case .accepted: return bytes.count
+            case .accepted:
+                flushQueue.schedule(self)
+                return bytes.count
             case .pause: return Int(CURL_WRITEFUNC_PAUSE)
             case .abort: return 0
             }

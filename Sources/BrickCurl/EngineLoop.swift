@@ -11,11 +11,19 @@ final class EngineLoop {
     private let configuration: CurlTransport.Configuration
     private var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
+    private var handles: EasyHandlePool
+    private let flushQueue = FlushQueue()
+    /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
+    private var batch: [EngineCommand] = []
+    /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
+    private var wakeup: curl_waitfd
 
     init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration) {
         self.multi = multi
         self.mailbox = mailbox
         self.configuration = configuration
+        handles = EasyHandlePool(capacity: min(configuration.maxConnectionsPerHost, 64))
+        wakeup = curl_waitfd(fd: mailbox.wakeupFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
     }
 
     func run() {
@@ -27,9 +35,12 @@ final class EngineLoop {
             while brick_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
                 finish(finished, code)
             }
+            flushQueue.flush()
             if mailbox.prepareToSleep() {
                 var ready: Int32 = 0
-                _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
+                wakeup.revents = 0
+                _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
+                if wakeup.revents != 0 { mailbox.acknowledgeWakeup() }
             }
         }
         shutdown()
@@ -37,7 +48,9 @@ final class EngineLoop {
 
     /// Applies queued commands; `false` when the engine must stop.
     private func applyCommands() -> Bool {
-        for command in mailbox.drain() {
+        mailbox.drain(into: &batch)
+        defer { batch.removeAll(keepingCapacity: true) }
+        for command in batch {
             switch command {
             case .start(let transfer): start(transfer)
             case .cancel(let transfer): byTransfer[ObjectIdentifier(transfer)].map(remove)
@@ -53,19 +66,19 @@ final class EngineLoop {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        guard let handle = EasyHandle.make() else {
+        guard let handle = handles.take() else {
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
-        let easy = EasyTransfer(handle: handle, transfer: transfer)
+        let easy = EasyTransfer(handle: handle, transfer: transfer, flushQueue: flushQueue)
         do {
             try easy.configure(receiveBufferSize: configuration.receiveBufferSize)
         } catch {
-            handle.destroy()
+            handles.recycle(handle)
             return deliver(transfer, failure: error)
         }
         let added = curl_multi_add_handle(multi, handle.raw)
         guard added == CURLM_OK else {
-            handle.destroy()
+            handles.recycle(handle)
             let message = String(cString: curl_multi_strerror(added))
             return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
         }
@@ -101,12 +114,13 @@ final class EngineLoop {
         }
     }
 
-    /// Takes the transfer out of the multi handle (no callback fires after this) and frees its handle.
+    /// Takes the transfer out of the multi handle (no callback fires after this) and gives its handle back
+    /// to the pool, reset, so that it no longer points at the transfer's header list or callbacks.
     private func remove(_ easy: EasyTransfer) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byHandle[easy.handle.raw] = nil
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        easy.handle.destroy()
+        handles.recycle(easy.handle)
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
@@ -125,6 +139,7 @@ final class EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: stopped)
         }
+        handles.drain()
         curl_multi_cleanup(multi)
     }
 }

@@ -22,7 +22,7 @@ struct HeadParser {
         guard end > 0 else { return }
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
         if line.starts(with: Self.httpPrefix) {
-            head = Self.parseStatusLine(Substring(String(decoding: line, as: UTF8.self)))
+            head = Self.parseStatusLine(line)
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
             guard var current = head, let last = current.headers.fields.last else { return }
@@ -49,10 +49,29 @@ struct HeadParser {
 
     /// Parses `HTTP/1.1 200 OK` or `HTTP/2 204`; a status that is not a number becomes 0.
     static func parseStatusLine(_ line: Substring) -> ResponseHead {
-        let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        let version = parts.first.map { String($0.dropFirst("HTTP/".count)) } ?? ""
-        let status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-        let reason = parts.count > 2 ? String(parts[2]) : ""
+        var copy = String(line)
+        return copy.withUTF8 { parseStatusLine(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses a status line's bytes: the version after `HTTP/`, a 3-digit-or-longer status, the reason.
+    static func parseStatusLine(_ line: UnsafeRawBufferPointer) -> ResponseHead {
+        var index = 0
+        func word() -> UnsafeRawBufferPointer {
+            while index < line.count, line[index] == 0x20 { index += 1 }
+            let start = index
+            while index < line.count, line[index] != 0x20 { index += 1 }
+            return UnsafeRawBufferPointer(rebasing: line[start..<index])
+        }
+        let versionWord = word()
+        let version = versionWord.count > httpPrefix.count
+            ? String(decoding: UnsafeRawBufferPointer(rebasing: versionWord[httpPrefix.count...]), as: UTF8.self) : ""
+        var status = 0
+        for digit in word() {
+            guard digit >= 0x30 && digit <= 0x39, status < 100_000 else { status = 0; break }
+            status = status * 10 + Int(digit - 0x30)
+        }
+        while index < line.count, line[index] == 0x20 { index += 1 }
+        let reason = String(decoding: UnsafeRawBufferPointer(rebasing: line[index...]), as: UTF8.self)
         return ResponseHead(status: status, version: version, reason: reason)
     }
 }
