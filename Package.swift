@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
+        .executable(name: "curl-bench", targets: ["CurlBench"]),
     ],
     dependencies: [
         // Logging for the stock request logger (Bricks) and its tests.
@@ -59,6 +60,8 @@ let package = Package(
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest"], swiftSettings: strict),
+        // The project's raw libcurl client in C, brick-bench's command line: the physical limit of the transport.
+        .executableTarget(name: "CurlBench", dependencies: ["CCurl"]),
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", dependencies: ["LoopbackServer"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),

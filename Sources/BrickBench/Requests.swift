@@ -23,3 +23,30 @@ final class BenchPost: Component, POSTRequestType, CustomSessionRequestType, Non
         super.init(parameterBuilder: Self.payload)
     }
 }
+
+/// S5: one element of the ~10 MB JSON array the benchmark decodes.
+struct Account: Codable, Sendable {
+    struct Address: Codable, Sendable {
+        let street: String
+        let city: String
+        let zip: String
+    }
+    let id: Int
+    let name: String
+    let email: String
+    let active: Bool
+    let score: Double
+    let tags: [String]
+    let address: Address
+}
+
+/// S5: the array decoded by the stock Decodable response brick.
+final class BenchAccounts: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DecodableResponseType {
+    typealias SerializedObject = [Account]
+    static var customSession: Session { benchSession }
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init()
+    }
+}

@@ -5,13 +5,20 @@ import Glibc
 // brick-bench SCENARIO URL N [CONCURRENCY]: the benchmark referee's contract (../shared/bench-anchors), run
 // through the full brick path: a Component with stock bricks → Session → the libcurl engine.
 // Prints: RESULT client=brick scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…
+//
+// S5 (this project's own): N times, a ~10 MB JSON array decoded into Codable structs through a Decodable
+// response brick; `S5direct` is its reference: the same bytes fetched as Data and handed to JSONDecoder
+// directly (client=jsondecoder). `bytes` counts the decoded elements' source bytes.
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 4, let count = Int(arguments[3]), ["S1", "S2", "S3", "S4"].contains(arguments[1]) else {
-    warn("usage: brick-bench S1|S2|S3|S4 URL N [CONCURRENCY]")
+guard arguments.count >= 4, let count = Int(arguments[3]), count > 0,
+    ["S1", "S2", "S3", "S4", "S5", "S5direct"].contains(arguments[1])
+else {
+    warn("usage: brick-bench S1|S2|S3|S4|S5|S5direct URL N [CONCURRENCY]")
     exit(2)
 }
-let scenario = arguments[1]
+let direct = arguments[1] == "S5direct"
+let scenario = direct ? "S5" : arguments[1]
 let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
 
@@ -67,6 +74,33 @@ func streamed(_ n: Int) async -> Tally {
     return tally
 }
 
+/// S5: decodes the array `n` times, through the Decodable brick or (`direct`) with JSONDecoder on the bytes.
+func decoded(_ n: Int, direct: Bool) async -> Tally {
+    var tally = Tally()
+    for _ in 0..<n {
+        if direct {
+            let fetched = await BenchGet(url: url).dataResponse()
+            guard let bytes = fetched.value else { tally.errors += 1; continue }
+            do {
+                let accounts = try JSONDecoder().decode([Account].self, from: bytes)
+                tally.bytes += accounts.isEmpty ? 0 : bytes.count
+            } catch {
+                warn("brick-bench: \(error)")
+                tally.errors += 1
+            }
+        } else {
+            let outcome = await BenchAccounts(url: url).dataResponse()
+            guard let accounts = outcome.value, let response = outcome.response else {
+                if let error = outcome.error { warn("brick-bench: \(error)") }
+                tally.errors += 1
+                continue
+            }
+            tally.bytes += accounts.isEmpty ? 0 : response.body.count
+        }
+    }
+    return tally
+}
+
 func cpuSeconds() -> (Double, Int) {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -78,6 +112,7 @@ func cpuSeconds() -> (Double, Int) {
 // Warm-up, as the other clients do it.
 switch scenario {
 case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
+case "S5": _ = await decoded(1, direct: direct)
 case "S3":
     let small = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/") + "/small"
     _ = await sequential(1, post: false, url: small)
@@ -90,12 +125,13 @@ let tally: Tally
 switch scenario {
 case "S2": tally = await concurrent(count, width: concurrency)
 case "S3": tally = await streamed(count)
+case "S5": tally = await decoded(count, direct: direct)
 default: tally = await sequential(count, post: scenario == "S4", url: url)
 }
 let wall = ContinuousClock.now - start
 let (cpuEnd, maxRSS) = cpuSeconds()
 let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-print("RESULT client=brick scenario=\(scenario) n=\(count) bytes=\(tally.bytes) wall_s=\(format6(wallSeconds)) "
+print("RESULT client=\(direct ? "jsondecoder" : "brick") scenario=\(scenario) n=\(count) bytes=\(tally.bytes) wall_s=\(format6(wallSeconds)) "
     + "cpu_s=\(format6(cpuEnd - cpuStart)) maxrss_kb=\(maxRSS) errors=\(tally.errors)")
 exit(tally.errors == 0 ? 0 : 1)
 

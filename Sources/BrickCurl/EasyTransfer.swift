@@ -23,6 +23,8 @@ final class EasyTransfer {
     private(set) var headDelivered = false
     private(set) var body = Data()
     private(set) var exceededCap = false
+    /// Whether the write callback ever paused the transfer.
+    private var pausedOnce = false
     /// The counts last reported to a streaming consumer (`-1`: none yet).
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
@@ -36,6 +38,11 @@ final class EasyTransfer {
     }
 
     deinit { curl_slist_free_all(headerList) }
+
+    /// Whether the handle may serve another transfer once this one has ended well: never after a pause or a
+    /// streamed upload, whose state (paused directions, data libcurl holds back) `curl_easy_reset` is not
+    /// documented to clear.
+    var handleIsReusable: Bool { !pausedOnce && upload == nil }
 
     /// The head as parsed so far, or one made from the status code when no header line was seen.
     var head: ResponseHead {
@@ -62,7 +69,9 @@ final class EasyTransfer {
             case .accepted:
                 flushQueue.schedule(self)
                 return bytes.count
-            case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+            case .pause:
+                pausedOnce = true
+                return Int(CURL_WRITEFUNC_PAUSE)
             case .abort: return 0
             }
         }

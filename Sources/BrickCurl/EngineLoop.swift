@@ -53,7 +53,7 @@ final class EngineLoop {
         for command in batch {
             switch command {
             case .start(let transfer): start(transfer)
-            case .cancel(let transfer): byTransfer[ObjectIdentifier(transfer)].map(remove)
+            case .cancel(let transfer): byTransfer[ObjectIdentifier(transfer)].map { remove($0) }
             case .resume(let transfer):
                 if let easy = byTransfer[ObjectIdentifier(transfer)] {
                     _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
@@ -73,12 +73,12 @@ final class EngineLoop {
         do {
             try easy.configure(receiveBufferSize: configuration.receiveBufferSize)
         } catch {
-            handles.recycle(handle)
+            handle.destroy()
             return deliver(transfer, failure: error)
         }
         let added = curl_multi_add_handle(multi, handle.raw)
         guard added == CURLM_OK else {
-            handles.recycle(handle)
+            handle.destroy()
             let message = String(cString: curl_multi_strerror(added))
             return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
         }
@@ -95,12 +95,12 @@ final class EngineLoop {
             switch easy.mode {
             case .collect:
                 let body = easy.body
-                remove(easy)
+                remove(easy, reuseHandle: easy.handleIsReusable)
                 transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
             case .stream:
                 easy.deliverHeadIfNeeded()
                 easy.reportFinalProgress()
-                remove(easy)
+                remove(easy, reuseHandle: easy.handleIsReusable)
                 transfer.push(.end(metrics))
             }
         } else if let failure = easy.upload?.failure {
@@ -114,13 +114,14 @@ final class EngineLoop {
         }
     }
 
-    /// Takes the transfer out of the multi handle (no callback fires after this) and gives its handle back
-    /// to the pool, reset, so that it no longer points at the transfer's header list or callbacks.
-    private func remove(_ easy: EasyTransfer) {
+    /// Takes the transfer out of the multi handle (no callback fires after this). Its handle goes back to
+    /// the pool, reset (so that it no longer points at the transfer's header list or callbacks), only after
+    /// a transfer that ended well and was never paused; any other handle is freed.
+    private func remove(_ easy: EasyTransfer, reuseHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byHandle[easy.handle.raw] = nil
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        handles.recycle(easy.handle)
+        if reuseHandle { handles.recycle(easy.handle) } else { easy.handle.destroy() }
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
