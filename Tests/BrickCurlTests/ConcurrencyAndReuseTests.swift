@@ -90,10 +90,7 @@ import Testing
     /// timeouts, redirect policy.
     @Test func aReusedHandleCarriesNothingOverFromTheRequestBefore() async throws {
         let server = try httpbin()
-        var configuration = CurlTransport.Configuration()
-        configuration.maxConnections = 1
-        configuration.maxConnectionsPerHost = 1
-        let single = try #require(CurlTransport(configuration: configuration))
+        let single = try oneConnectionTransport()
         var noRedirects = TransportOptions()
         noRedirects.followRedirects = false
         noRedirects.timeout = .seconds(30)
@@ -118,10 +115,7 @@ import Testing
     /// pooling them; this test also passes when they are pooled, so it guards the outcome, not that choice.)
     @Test(.timeLimit(.minutes(1))) func aTransferAfterACancelledPausedStreamCompletes() async throws {
         let server = try nginx()
-        var configuration = CurlTransport.Configuration()
-        configuration.maxConnections = 1
-        configuration.maxConnectionsPerHost = 1
-        let single = try #require(CurlTransport(configuration: configuration))
+        let single = try oneConnectionTransport()
         var small = TransportOptions()
         small.streamBufferSize = 1  // one queued chunk fills it: the next chunk of the same pass pauses the transfer
         for _ in 0..<3 {
@@ -136,5 +130,13 @@ import Testing
             #expect(after.head.status == 200)
             #expect(after.body.count == 100)
         }
+    }
+
+    /// A transport with one connection, so that its transfers take turns on one easy handle.
+    private func oneConnectionTransport() throws -> CurlTransport {
+        var configuration = CurlTransport.Configuration()
+        configuration.maxConnections = 1
+        configuration.maxConnectionsPerHost = 1
+        return try #require(CurlTransport(configuration: configuration))
     }
 }
