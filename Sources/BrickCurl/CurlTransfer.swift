@@ -145,9 +145,10 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
     }
 
     /// Queues a progress report (engine thread), replacing an unread report of the same direction at the
-    /// queue's tail, so that reports never pile up behind a slow consumer.
+    /// queue's tail, so that reports never pile up behind a slow consumer. Like a chunk, it waits for the
+    /// engine's ``flush()`` to wake the consumer.
     func report(_ event: TransportEvent) {
-        update { state in
+        state.withLock { state in
             guard !state.finished else { return }
             if let last = state.events.last, last.isProgress(like: event) {
                 state.events[state.events.count - 1] = event

@@ -88,10 +88,12 @@ final class EasyTransfer {
         if hasUpload && uploaded != reportedUpload {
             reportedUpload = uploaded
             transfer.report(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadTotal > 0 ? uploadTotal : upload?.length)))
+            flushQueue.schedule(self)
         }
         if headDelivered && downloaded != reportedDownload && downloaded > 0 {
             reportedDownload = downloaded
             transfer.report(.downloadProgress(TransferProgress(completed: downloaded, expected: downloadTotal)))
+            flushQueue.schedule(self)
         }
     }
 

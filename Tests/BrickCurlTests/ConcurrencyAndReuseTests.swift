@@ -86,8 +86,8 @@ import Testing
     }
 
     /// The engine reuses easy handles (reset between transfers): on a transport with one connection and so
-    /// one handle at a time, a request must carry nothing of the one before it: method, body, headers,
-    /// timeouts, redirect policy.
+    /// one handle at a time, a request must carry nothing of the one before it: method (a custom one too),
+    /// body, headers, decompression, timeouts, redirect policy.
     @Test func aReusedHandleCarriesNothingOverFromTheRequestBefore() async throws {
         let server = try httpbin()
         let single = try oneConnectionTransport()
@@ -97,14 +97,18 @@ import Testing
         let posted = try await send(server.url("/anything"), method: .post, headers: ["X-First": "1", "Content-Type": "text/plain"],
                                     body: Data("first body".utf8), options: noRedirects, through: single)
         #expect(try json(posted)["data"] as? String == "first body")
+        _ = try await send(server.url("/anything"), method: .delete, through: single)
         _ = try await send(server.url("/anything"), method: .head, through: single)
-        let plain = try await send(server.url("/anything"), through: single)
+        var noDecompression = TransportOptions()
+        noDecompression.automaticDecompression = false
+        let plain = try await send(server.url("/anything"), options: noDecompression, through: single)
         let echo = try json(plain)
         #expect(echo["method"] as? String == "GET")
         #expect(echo["data"] as? String == "")
         let headers = try #require(echo["headers"] as? [String: Any])
         #expect(headers["X-First"] == nil)
         #expect(headers["Content-Type"] == nil)
+        #expect(headers["Accept-Encoding"] == nil)
         #expect(!plain.body.isEmpty)  // the HEAD before it did not leave NOBODY set
         let redirected = try await send(server.url("/redirect-to?url=/get"), through: single)
         #expect(redirected.head.status == 200)  // redirects are followed again by default
