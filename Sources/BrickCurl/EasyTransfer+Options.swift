@@ -15,6 +15,7 @@ extension EasyTransfer {
         setter.string(CURLOPT_URL, request.url)
         setter.long(CURLOPT_NOSIGNAL, 1)
         setter.pointer(CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         setter.long(CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
@@ -129,6 +130,9 @@ private struct OptionSetter {
     }
     mutating func progress(_ callback: brick_progress_callback) {
         record(CURLOPT_XFERINFOFUNCTION, brick_easy_setopt_progress_callback(handle, callback))
+    }
+    mutating func openSocket(_ callback: brick_opensocket_callback) {
+        record(CURLOPT_OPENSOCKETFUNCTION, brick_easy_setopt_opensocket_callback(handle, callback))
     }
     mutating func callback(_ option: CURLoption, _ callback: brick_data_callback) {
         record(option, brick_easy_setopt_data_callback(handle, option, callback))

@@ -2,6 +2,7 @@ import BrickTransport
 import CCurl
 import CCurlShim
 import FoundationEssentials
+import Glibc
 
 /// The engine thread's side of one transfer: the easy handle, the head being parsed, the collected body.
 /// Never leaves the engine thread; libcurl's callbacks reach it through an unretained pointer, and the
@@ -142,6 +143,15 @@ enum CurlCallbacks {
             let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
         else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
         return upload.seek(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
+    }
+
+    /// Opens the transfer's sockets close-on-exec, atomically: libcurl 7.88 opens them without it, so a
+    /// process the application spawns would inherit every open connection and keep it alive after
+    /// libcurl closed it (the server would never see the close).
+    static let openSocket: brick_opensocket_callback = { _, _, address in
+        guard let address else { return CURL_SOCKET_BAD }
+        let fd = socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+        return fd >= 0 ? fd : CURL_SOCKET_BAD
     }
 
     static let progress: brick_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in

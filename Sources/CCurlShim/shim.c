@@ -28,6 +28,10 @@ CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callba
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+CURLcode brick_easy_setopt_opensocket_callback(CURL *handle, brick_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -1,6 +1,7 @@
 import BrickCurl
 import FoundationEssentials
 import Dispatch
+import Glibc
 import LoopbackServer
 import Synchronization
 import TestServers
@@ -134,6 +135,18 @@ import Testing
             #expect(after.head.status == 200)
             #expect(after.body.count == 100)
         }
+    }
+
+    /// libcurl 7.88 opens its sockets without close-on-exec; the engine opens them itself, with it, so that
+    /// a process the application spawns does not inherit a kept-alive connection and hold it open.
+    @Test func keptAliveConnectionsAreClosedOnExec() async throws {
+        let server = try LoopbackServer { _ in .text("ok") }
+        defer { server.stop() }
+        let own = try #require(CurlTransport())
+        #expect(try await send(server.baseURL + "/", through: own).head.status == 200)
+        let toServer = Sockets.openDescriptors().filter { Sockets.peerPort(of: $0) == server.port }
+        #expect(!toServer.isEmpty)  // the connection is still open, in libcurl's cache
+        for descriptor in toServer { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
     }
 
     /// A transport with one connection, so that its transfers take turns on one easy handle.

@@ -26,6 +26,11 @@ public final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
+        // Nothing else is inherited: a child that kept a copy of a test's socket (a fault server's connection,
+        // a client's) would keep that connection open after the test closed it, until the child exits.
+        for descriptor in Sockets.openDescriptors() where descriptor > 3 || (descriptor == 3 && inheritedSocket == nil) {
+            posix_spawn_file_actions_addclose(&actions, descriptor)  // one closed meanwhile is skipped (EBADF)
+        }
 
         var merged: [String: String] = [:]
         var cursor = environ

@@ -33,6 +33,29 @@ public enum Sockets {
         return port
     }
 
+    /// The descriptors open in this process now, from /proc/self/fd.
+    public static func openDescriptors() -> [Int32] {
+        guard let directory = opendir("/proc/self/fd") else { return [] }
+        defer { closedir(directory) }
+        var found: [Int32] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let descriptor = Int32(name) { found.append(descriptor) }
+        }
+        return found
+    }
+
+    /// The remote port of a connected IPv4 socket, or `nil` for anything else.
+    public static func peerPort(of descriptor: Int32) -> Int? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let result = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) }
+        }
+        guard result == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
     public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -20,6 +20,9 @@ typedef int (*brick_seek_callback)(void *_Nullable context, curl_off_t offset, i
 
 CURLcode brick_easy_setopt_seek_callback(CURL *handle, brick_seek_callback _Nullable callback);
 CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callback _Nullable callback);
+typedef curl_socket_t (*brick_opensocket_callback)(void *_Nullable context, curlsocktype purpose,
+                                                   struct curl_sockaddr *_Nullable address);
+CURLcode brick_easy_setopt_opensocket_callback(CURL *handle, brick_opensocket_callback _Nullable callback);
 
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
