@@ -13,7 +13,7 @@ struct ProbeReport: Decodable {
 
 /// Runs the outage probe in a private network namespace of its own: as root `unshare -n`, otherwise
 /// `unshare -rn` (a user namespace too). Outages there cannot touch the machine's network or other tests.
-func runProbe(_ scenario: String...) throws -> ProbeReport {
+func runProbe(_ scenario: String...) async throws -> ProbeReport {
     guard let probe = Paths.builtProduct("OutageProbe") else {
         throw TestServerError("OutageProbe was not built beside the tests (swift build --build-tests builds it)")
     }
@@ -21,7 +21,7 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
     let isolation = geteuid() == 0 ? ["-n"] : ["-rn"]
     let directory = try Paths.scratchDirectory("outage")
     let log = directory + "/probe.log"
-    let status = try ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log).wait()
+    let status = try await ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log).exitStatus()
     let output = Paths.read(log)
     unlink(log)
     rmdir(directory)
@@ -34,8 +34,8 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
 /// Reachability and retries through real outages: the loopback taken down and brought back in a private
 /// network namespace, the real netlink monitor, libcurl and the fault server.
 @Suite(.serialized) struct OutageTests {
-    @Test func theMonitorFollowsLinksAddressesRoutesAndCarrier() throws {
-        let report = try runProbe("monitor")
+    @Test func theMonitorFollowsLinksAddressesRoutesAndCarrier() async throws {
+        let report = try await runProbe("monitor")
         let expected = [
             "online 127.0.0.1": "reachable", "online localhost": "reachable",
             "online name.invalid": "unreachable",  // the namespace has no route off the machine: DNS while offline
@@ -48,9 +48,9 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
         #expect(report.facts == expected)
     }
 
-    @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() throws {
+    @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() async throws {
         let outages = 20, concurrent = 3
-        let report = try runProbe("outages", String(outages))
+        let report = try await runProbe("outages", String(outages))
         #expect(report.facts.isEmpty, "failures: \(report.facts)")
         #expect(report.values("requests per key") == Array(repeating: Double(concurrent), count: outages))
         let delays = report.values("delay ms")
@@ -60,8 +60,8 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
         print("outage → request delays over \(outages) outages × \(concurrent) requests: median \(sorted[sorted.count / 2]) ms, worst \(sorted.last ?? 0) ms")
     }
 
-    @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() throws {
-        let report = try runProbe("cut")
+    @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() async throws {
+        let report = try await runProbe("cut")
         #expect(report.facts["get result"] == "ok")
         #expect(report.facts["get first error"] == "transport(connectionLost)")
         #expect(report.values("get attempts") == [2])
@@ -74,8 +74,8 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
         #expect(report.values("offline post requests") == [1])
     }
 
-    @Test func failWhenNotReachableFailsAtOnceAndTheNetworkWaitIsBounded() throws {
-        let report = try runProbe("fail-fast")
+    @Test func failWhenNotReachableFailsAtOnceAndTheNetworkWaitIsBounded() async throws {
+        let report = try await runProbe("fail-fast")
         #expect(report.facts["fail fast error"] == #"gaveUp(notReachable(host: "127.0.0.1"))"#)
         #expect(report.values("fail fast ms").allSatisfy { $0 < 100 })
         #expect(report.facts["expired error"]?.hasPrefix("gaveUp(networkWaitExpired") == true)
@@ -83,8 +83,8 @@ func runProbe(_ scenario: String...) throws -> ProbeReport {
         #expect(report.values("requests") == [0])
     }
 
-    @Test func theProbeRefusesToRunOutsideAPrivateNamespace() throws {
+    @Test func theProbeRefusesToRunOutsideAPrivateNamespace() async throws {
         guard let probe = Paths.builtProduct("OutageProbe") else { throw TestServerError("OutageProbe not built") }
-        #expect(try ChildProcess([probe, "monitor"], logPath: "/dev/null").wait() == 2)
+        #expect(try await ChildProcess([probe, "monitor"], logPath: "/dev/null").exitStatus() == 2)
     }
 }

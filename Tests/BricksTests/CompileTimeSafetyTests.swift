@@ -16,7 +16,7 @@ import Testing
     }()
 
     /// Type-checks `source` (after `import BrickRequest`); returns swiftc's exit status and diagnostics.
-    func typecheck(_ source: String) throws -> (status: Int32, output: String) {
+    func typecheck(_ source: String) async throws -> (status: Int32, output: String) {
         let swiftc = try #require(["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) })
         let directory = try Paths.scratchDirectory("compile-checks")
         let name = "check-\(UUID().uuidString)"
@@ -31,13 +31,13 @@ import Testing
             [swiftc, "-typecheck", "-swift-version", "6", file, "-I", Self.modules, "-I", Paths.repository + "/Sources/CCurl"]
                 + moduleMaps,
             logPath: log)
-        let status = process.wait()
+        let status = await process.exitStatus()
         defer { Paths.removeTree(directory) }
         return (status, Paths.read(log))
     }
 
-    @Test func aClassOfCompatibleBricksCompiles() throws {
-        let result = try typecheck("""
+    @Test func aClassOfCompatibleBricksCompiles() async throws {
+        let result = try await typecheck("""
             final class Fine: Component, POSTRequestType, APISessionRequestType, SoftAutoRetryType, JSONBodyType,
                 BearerAuthType, ShortTimeoutType, VerboseLoggingType, DataResponseType {
                 let jsonBody = [1, 2]
@@ -57,8 +57,8 @@ import Testing
         ("GETRequestType, APISessionRequestType, NoValidationType, ContentTypeValidationType, DataResponseType", "validation"),
         ("GETRequestType, APISessionRequestType, NoCacheType, CacheOnlyType, DataResponseType", "cacheMode"),
     ])
-    func twoBricksOfOneFamilyDoNotCompile(bricks: String, requirement: String) throws {
-        let result = try typecheck("""
+    func twoBricksOfOneFamilyDoNotCompile(bricks: String, requirement: String) async throws {
+        let result = try await typecheck("""
             final class Clash: Component, \(bricks) {
                 var acceptableContentTypes: [String] { [] }
             }
@@ -69,8 +69,8 @@ import Testing
                 "\(result.output)")
     }
 
-    @Test func twoResponseBricksDoNotCompile() throws {
-        let result = try typecheck("final class Clash: Component, GETRequestType, APISessionRequestType, JSONResponseType, StringResponseType {}")
+    @Test func twoResponseBricksDoNotCompile() async throws {
+        let result = try await typecheck("final class Clash: Component, GETRequestType, APISessionRequestType, JSONResponseType, StringResponseType {}")
         #expect(result.status != 0)
         #expect(result.output.contains("error:"), "\(result.output)")
     }

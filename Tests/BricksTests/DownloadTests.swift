@@ -156,12 +156,12 @@ final class FetchFile: Component, GETRequestType, APISessionRequestType, Absolut
         let scratch = try Scratch()
         let size = 6 << 20
         let url = server.baseURL + "/blob?size=\(size)&seed=10&key=restart"
-        let killed = try TransferProbe.run(["download", url, scratch.destination.path, String(1 << 20)], in: scratch.directory)
+        let killed = try await TransferProbe.run(["download", url, scratch.destination.path, String(1 << 20)], in: scratch.directory)
         #expect(killed.termination == .signalled(SIGKILL))
         let kept = try #require(try FileManager.default.attributesOfItem(atPath: scratch.part)[.size] as? Int)
         #expect(kept >= 1 << 20 && kept < size)
         #expect(exists(scratch.record))
-        let resumed = try TransferProbe.run(["download", url, scratch.destination.path], in: scratch.directory)
+        let resumed = try await TransferProbe.run(["download", url, scratch.destination.path], in: scratch.directory)
         #expect(resumed.termination == .exited(0), "\(resumed.output)")
         #expect(resumed.fields["resumedFrom"] as? Int == kept)
         #expect(resumed.fields["restarted"] as? Bool == false)
@@ -180,13 +180,13 @@ enum TransferProbe {
         let fields: [String: Any]
     }
 
-    static func run(_ arguments: [String], in directory: String) throws -> Outcome {
+    static func run(_ arguments: [String], in directory: String) async throws -> Outcome {
         guard let probe = Paths.builtProduct("TransferProbe") else {
             throw TestServerError("TransferProbe was not built beside the tests (swift build --build-tests builds it)")
         }
         let log = directory + "/probe-\(UUID().uuidString).log"
         defer { unlink(log) }
-        let termination = try ChildProcess([probe] + arguments, logPath: log).waitForStatus()
+        let termination = try await ChildProcess([probe] + arguments, logPath: log).termination()
         let output = Paths.read(log)
         let line = output.split(separator: "\n").last { $0.hasPrefix("{") } ?? "{}"
         let fields = (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]) ?? [:]

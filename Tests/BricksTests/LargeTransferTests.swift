@@ -11,7 +11,7 @@ import Testing
         let directory = try Paths.scratchDirectory("download-huge")
         defer { Paths.removeTree(directory) }
         let destination = directory + "/huge.bin"
-        let outcome = try TransferProbe.run(["download", nginx.url("/huge.bin"), destination], in: directory)
+        let outcome = try await TransferProbe.run(["download", nginx.url("/huge.bin"), destination], in: directory)
         #expect(outcome.termination == .exited(0), "\(outcome.output)")
         #expect(outcome.fields["length"] as? Int == Nginx.hugeFileSize)
         #expect((try FileManager.default.attributesOfItem(atPath: destination)[.size] as? Int) == Nginx.hugeFileSize)
@@ -27,7 +27,7 @@ import Testing
         defer { unlink(path) }
         let directory = try Paths.scratchDirectory("upload-huge")
         defer { Paths.removeTree(directory) }
-        let outcome = try TransferProbe.run(["upload", try UploadSink.shared.get().url("/upload"), path], in: directory)
+        let outcome = try await TransferProbe.run(["upload", try UploadSink.shared.get().url("/upload"), path], in: directory)
         #expect(outcome.termination == .exited(0), "\(outcome.output)")
         #expect(outcome.fields["status"] as? Int == 200)
         #expect(outcome.fields["increasing"] as? Bool == true)
@@ -46,7 +46,7 @@ import Testing
     @Test func aSlowConsumerOfALargeBodyKeepsMemoryBounded() async throws {
         let directory = try Paths.scratchDirectory("slow-consumer")
         defer { Paths.removeTree(directory) }
-        let outcome = try TransferProbe.run(["slow", try Nginx.shared.get().url("/big.bin")], in: directory)
+        let outcome = try await TransferProbe.run(["slow", try Nginx.shared.get().url("/big.bin")], in: directory)
         #expect(outcome.termination == .exited(0), "\(outcome.output)")
         #expect(outcome.fields["received"] as? Int == Nginx.bigFileSize)
         let baseline = try #require(outcome.fields["baselineKiB"] as? Int)
@@ -61,7 +61,7 @@ import Testing
         defer { unlink(path) }
         let directory = try Paths.scratchDirectory("multipart-huge")
         defer { Paths.removeTree(directory) }
-        let outcome = try TransferProbe.run(["multipart", try UploadSink.shared.get().url("/upload"), path], in: directory)
+        let outcome = try await TransferProbe.run(["multipart", try UploadSink.shared.get().url("/upload"), path], in: directory)
         #expect(outcome.termination == .exited(0), "\(outcome.output)")
         let answer = try SinkAnswer(json: JSONSerialization.data(withJSONObject: try #require(outcome.fields["answer"])))
         let parts = try #require(answer.parts)

@@ -1,4 +1,5 @@
 import Glibc
+import LoopbackServer
 
 /// A helper process (a server, openssl) started with `posix_spawn`, an empty signal mask and default
 /// signal actions, so that it obeys SIGTERM even when spawned from a Swift concurrency thread.
@@ -52,10 +53,29 @@ public final class ChildProcess: Sendable {
         self.pid = pid
     }
 
-    /// Waits for the process to end and returns its exit status.
+    /// Waits for the process to end and returns its exit status. Blocks the calling thread: tests use
+    /// ``exitStatus()``.
     @discardableResult
-    public func wait() -> Int32 {
-        switch waitForStatus() {
+    public func wait() -> Int32 { Self.status(of: waitForStatus()) }
+
+    /// Waits for the process to end, on a thread of its own, and returns its exit status. A test must not
+    /// block a thread of Swift's cooperative pool while a child runs: with two cores the pool has two
+    /// threads, and two long children (a compiler, a 4 GiB download) would stall every other test.
+    public func exitStatus() async -> Int32 { Self.status(of: await termination()) }
+
+    /// How the process ended, waited for on a thread of its own (see ``exitStatus()``).
+    public func termination() async -> Termination {
+        await withCheckedContinuation { continuation in
+            do {
+                try spawnThread { continuation.resume(returning: self.waitForStatus()) }
+            } catch {
+                continuation.resume(returning: waitForStatus())  // no thread to spare: block this one
+            }
+        }
+    }
+
+    private static func status(of termination: Termination) -> Int32 {
+        switch termination {
         case .exited(let code): code
         case .signalled(let signal): 128 + signal
         }
