@@ -149,6 +149,20 @@ import Testing
         for descriptor in toServer { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
     }
 
+    /// The tests' own harness: a child process (a server, a probe) inherits no descriptor of the test process,
+    /// so that it cannot hold a test's connection open after the test closed it.
+    @Test func aSpawnedChildInheritsNoDescriptor() async throws {
+        let (listener, _) = try Sockets.listener()  // one descriptor without close-on-exec, at least
+        defer { close(listener) }
+        let directory = try Paths.scratchDirectory("inherit")
+        defer { Paths.removeTree(directory) }
+        let log = directory + "/fds.log"
+        #expect(try await ChildProcess(["/bin/ls", "/proc/self/fd"], logPath: log).exitStatus() == 0)
+        let inherited = Paths.read(log).split(separator: "\n").compactMap { Int32($0) }
+        #expect(inherited.contains(1))  // the log itself
+        #expect(inherited.allSatisfy { $0 <= 3 })  // 0–2, and ls's own directory
+    }
+
     /// A transport with one connection, so that its transfers take turns on one easy handle.
     private func oneConnectionTransport() throws -> CurlTransport {
         var configuration = CurlTransport.Configuration()
