@@ -10,7 +10,14 @@ public final class LoopbackServer: Sendable {
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (ServerRequest) -> ServerResponse
-    private let connections = Mutex<Set<Int32>>([])
+    /// What ``stop()`` may shut down: the listener until the accept loop closes it, and the open connections.
+    /// Shut down under this lock only: a descriptor is taken out before it is closed, so a number that
+    /// another socket of the process may already reuse is never touched.
+    private let open = Mutex(OpenDescriptors())
+    private struct OpenDescriptors {
+        var listener = true
+        var connections: Set<Int32> = []
+    }
     private let stopped = Atomic<Bool>(false)
 
     /// Listens on 127.0.0.1 on a free port and starts serving with `handler`.
@@ -29,8 +36,10 @@ public final class LoopbackServer: Sendable {
     /// Stops listening and closes every open connection.
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for fd in connections.withLock({ Array($0) }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        open.withLock { open in
+            if open.listener { shutdown(listener, Int32(SHUT_RDWR)) }
+            for fd in open.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
     }
 
     deinit { stop() }
@@ -44,17 +53,21 @@ public final class LoopbackServer: Sendable {
             }
             var one: Int32 = 1
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            connections.withLock { _ = $0.insert(fd) }
-            do { try spawnThread { [self] in serve(fd) } } catch { close(fd) }
+            open.withLock { _ = $0.connections.insert(fd) }
+            do { try spawnThread { [self] in serve(fd) } } catch { forget(fd) }
         }
+        open.withLock { $0.listener = false }
         close(listener)
     }
 
+    /// Takes a connection out of ``open``, then closes it.
+    private func forget(_ fd: Int32) {
+        open.withLock { _ = $0.connections.remove(fd) }
+        close(fd)
+    }
+
     private func serve(_ fd: Int32) {
-        defer {
-            connections.withLock { _ = $0.remove(fd) }
-            close(fd)
-        }
+        defer { forget(fd) }
         var parser = RequestParser()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -96,6 +96,32 @@ final class FetchFile: Component, GETRequestType, APISessionRequestType, Absolut
         #expect(try contents(scratch.destination) == Blob.bytes(seed: 7, range: 0..<size))
     }
 
+    /// While one download holds a destination, a second one to it (spelled through a symbolic link too) fails
+    /// at once with a lock error; once the first has ended, the destination is free again.
+    @Test(.timeLimit(.minutes(1))) func twoDownloadsToOneDestinationDoNotRunAtOnce() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let alias = scratch.directory + "/alias"
+        #expect(symlink(scratch.directory, alias) == 0)
+        let holding = Task { try await FetchFile(server.baseURL + "/hang?key=holder").download(to: scratch.destination) }
+        await server.waitForArrivals("holder")  // the partial file is open and locked before the request goes out
+        for destination in [scratch.destination, URL(fileURLWithPath: alias + "/file.bin")] {
+            do {
+                _ = try await FetchFile(server.baseURL + "/ok").download(to: destination)
+                Issue.record("a second download to \(destination.path) ran")
+            } catch {
+                guard case .file(let failure) = error else { throw error }
+                #expect(failure.operation == .lock)
+            }
+        }
+        holding.cancel()
+        _ = await holding.result
+        let size = 100_000
+        let result = try await FetchFile(server.baseURL + "/blob?size=\(size)&seed=9").download(to: scratch.destination)
+        #expect(result.length == Int64(size))
+    }
+
     @Test func withoutAValidatorNothingIsResumed() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -29,8 +29,13 @@ public final class ChildProcess: Sendable {
         if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
         // Nothing else is inherited: a child that kept a copy of a test's socket (a fault server's connection,
         // a client's) would keep that connection open after the test closed it, until the child exits.
-        for descriptor in Sockets.openDescriptors() where descriptor > 3 || (descriptor == 3 && inheritedSocket == nil) {
-            posix_spawn_file_actions_addclose(&actions, descriptor)  // one closed meanwhile is skipped (EBADF)
+        let firstClosed: Int32 = inheritedSocket == nil ? 3 : 4
+        if let closeFrom = Self.closeFrom {
+            _ = closeFrom(&actions, firstClosed)  // atomic: also what other threads open meanwhile
+        } else {
+            for descriptor in Sockets.openDescriptors() where descriptor >= firstClosed {
+                posix_spawn_file_actions_addclose(&actions, descriptor)  // one closed meanwhile is skipped (EBADF)
+            }
         }
 
         var merged: [String: String] = [:]
@@ -52,6 +57,13 @@ public final class ChildProcess: Sendable {
         guard result == 0 else { throw TestServerError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
         self.pid = pid
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does
+    /// not export: looked up at run time.
+    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// Waits for the process to end and returns its exit status. Blocks the calling thread: tests use
     /// ``exitStatus()``.

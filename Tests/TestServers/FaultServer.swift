@@ -73,12 +73,11 @@ public final class FaultServer: Sendable {
 
     /// Closes the listener (connections are refused) but keeps the port for ``serve()``.
     public func refuse() {
-        let fd = state.withLock { state -> Int32 in
+        state.withLock { state in
             state.mode = .refusing
-            defer { state.listener = -1 }
-            return state.listener
+            if state.listener >= 0 { shutdown(state.listener, Int32(SHUT_RDWR)) }
+            state.listener = -1
         }
-        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     /// Accepts and serves connections again, on the same port.
@@ -98,13 +97,15 @@ public final class FaultServer: Sendable {
         state.withLock { $0.mode = enabled ? .resettingOnAccept : .serving }
     }
 
-    /// Stops listening and closes every connection (hanging ones included).
+    /// Stops listening and closes every connection (hanging ones included). Shuts them down under the lock:
+    /// a descriptor leaves ``State`` before it is closed, so a number another socket of the process may
+    /// already reuse is never touched.
     public func stop() {
-        let fds = state.withLock { state in
+        state.withLock { state in
             state.stopped = true
-            return Array(state.connections) + (state.listener >= 0 ? [state.listener] : [])
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            if state.listener >= 0 { shutdown(state.listener, Int32(SHUT_RDWR)) }
         }
-        fds.forEach { shutdown($0, Int32(SHUT_RDWR)) }
     }
 
     deinit { stop() }
@@ -125,7 +126,12 @@ public final class FaultServer: Sendable {
     }
 
     private func acceptLoop(_ listener: Int32) {
-        defer { close(listener) }
+        defer {
+            state.withLock { state in
+                if state.listener == listener { state.listener = -1 }
+            }
+            close(listener)
+        }
         while true {
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else {

@@ -3,7 +3,7 @@ import Glibc
 
 /// The file a download writes: `<destination>.part`, with its ``ResumeRecord`` in `<destination>.part.json`.
 /// Bytes are written as they arrive; the file moves to the destination only when the body is complete.
-/// An exclusive lock keeps two downloads off one destination. Confined to the downloading task.
+/// A ``DestinationLock`` keeps two downloads off one destination. Confined to the downloading task.
 final class PartialFile {
     let destination: String
     let url: String
@@ -14,6 +14,7 @@ final class PartialFile {
     /// The record of the bytes on disk; `nil` when they cannot be resumed (no validator yet).
     private(set) var record: ResumeRecord?
     private var descriptor: Int32 = -1
+    private var lock: DestinationLock?
 
     /// Opens the partial file of `destination`, keeping bytes a previous download of `url` left with a
     /// record; anything else there is discarded.
@@ -23,11 +24,12 @@ final class PartialFile {
         let previous = ResumeRecord.read(from: recordPath).flatMap { $0.url == url ? $0 : nil }
         descriptor = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileError(.open, path: partPath, osErrno: errno) }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let error = FileError(.lock, path: partPath, osErrno: errno)
+        switch DestinationLock.acquire(descriptor) {
+        case .success(let claim): lock = claim
+        case .failure(let refusal):
             close(descriptor)
             descriptor = -1
-            throw error
+            throw FileError(.lock, path: partPath, osErrno: refusal.errno)
         }
         let size = Int64(lseek(descriptor, 0, SEEK_END))
         if let previous, size > 0, size <= (previous.length ?? .max) {
@@ -38,7 +40,15 @@ final class PartialFile {
         }
     }
 
-    deinit { if descriptor >= 0 { close(descriptor) } }
+    deinit { closeAndUnlock() }
+
+    /// Closes the file (which drops the record lock), then gives up the claim.
+    private func closeAndUnlock() {
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        lock?.release()
+        lock = nil
+    }
 
     /// The `Range` and `If-Range` fields that resume from ``offset``, when there is something to resume.
     var resumeHeaders: HTTPHeaders? {
@@ -77,7 +87,6 @@ final class PartialFile {
     func complete() throws(FileError) {
         guard rename(partPath, destination) == 0 else { throw FileError(.move, path: destination, osErrno: errno) }
         unlink(recordPath)
-        close(descriptor)
-        descriptor = -1
+        closeAndUnlock()
     }
 }
