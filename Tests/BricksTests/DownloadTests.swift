@@ -122,6 +122,27 @@ final class FetchFile: Component, GETRequestType, APISessionRequestType, Absolut
         #expect(result.length == Int64(size))
     }
 
+    /// Across processes the partial file carries a POSIX record lock: another process cannot take one while a
+    /// download holds the destination, and can once it has ended.
+    @Test(.timeLimit(.minutes(1))) func anotherProcessCannotLockADestinationInUse() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let (part, destination) = (scratch.part, scratch.destination)
+        /// Exit status of a Python process that tries to take the record lock at once (0: it got it).
+        func lockElsewhere() async throws -> Int32 {
+            try await ChildProcess([Paths.venv + "/bin/python3", "-c",
+                                    "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)",
+                                    part], logPath: "/dev/null").exitStatus()
+        }
+        let holding = Task { try await FetchFile(server.baseURL + "/hang?key=holder").download(to: destination) }
+        await server.waitForArrivals("holder")
+        #expect(try await lockElsewhere() != 0)
+        holding.cancel()
+        _ = await holding.result
+        #expect(try await lockElsewhere() == 0)
+    }
+
     @Test func withoutAValidatorNothingIsResumed() async throws {
         let server = try FaultServer()
         defer { server.stop() }

@@ -29,14 +29,11 @@ public final class ChildProcess: Sendable {
         if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
         // Nothing else is inherited: a child that kept a copy of a test's socket (a fault server's connection,
         // a client's) would keep that connection open after the test closed it, until the child exits.
-        let firstClosed: Int32 = inheritedSocket == nil ? 3 : 4
-        if let closeFrom = Self.closeFrom {
-            _ = closeFrom(&actions, firstClosed)  // atomic: also what other threads open meanwhile
-        } else {
-            for descriptor in Sockets.openDescriptors() where descriptor >= firstClosed {
-                posix_spawn_file_actions_addclose(&actions, descriptor)  // one closed meanwhile is skipped (EBADF)
-            }
+        // Atomic, so it also covers what other threads open meanwhile (listing /proc/self/fd first does not).
+        guard let closeFrom = Self.closeFrom else {
+            throw TestServerError("glibc 2.34 or later is needed (posix_spawn_file_actions_addclosefrom_np)")
         }
+        _ = closeFrom(&actions, inheritedSocket == nil ? 3 : 4)
 
         var merged: [String: String] = [:]
         var cursor = environ
