@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
+        .executable(name: "floor-bench", targets: ["FloorBench"]),
     ],
     dependencies: [
         // Logging for the stock request logger (Bricks) and its tests.
@@ -62,6 +63,9 @@ let package = Package(
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest"], swiftSettings: strict),
         // The project's raw libcurl client in C, brick-bench's command line: the physical limit of the transport.
         .executableTarget(name: "CurlBench", dependencies: ["CCurl"]),
+        // The floor of the architecture: a Swift task awaiting one engine thread on curl's multi interface, and
+        // nothing else (no request value, no options, no head, no body). brick-bench's command line.
+        .executableTarget(name: "FloorBench", dependencies: ["CCurl", "CCurlShim"], swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", dependencies: ["LoopbackServer"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
