@@ -38,7 +38,8 @@ public struct ParameterBuilder: Sendable {
     /// `name=value&…` of the text parameters, percent-encoded with ``PercentEncoding``; parameters with no
     /// value are left out.
     public func urlEncoded() -> String {
-        textParameters.compactMap { parameter in
+        guard !textParameters.isEmpty else { return "" }
+        return textParameters.compactMap { parameter in
             parameter.value.map { PercentEncoding.encode(parameter.name) + "=" + PercentEncoding.encode($0) }
         }.joined(separator: "&")
     }

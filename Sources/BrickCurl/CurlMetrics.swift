@@ -1,6 +1,7 @@
 import BrickTransport
 import CCurl
 import CCurlShim
+import Glibc
 
 extension EasyTransfer {
     /// Reads timings, reuse, redirects and sizes from the finished handle.
@@ -18,7 +19,13 @@ extension EasyTransfer {
         metrics.bytesReceived = offset(CURLINFO_SIZE_DOWNLOAD_T)
         var url: UnsafePointer<CChar>?
         if brick_easy_getinfo_string(handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
-            metrics.effectiveURL = String(cString: url)
+            // Without redirects it is the request's URL: share that string rather than making another.
+            var requested = transfer.request.url
+            let same = requested.withUTF8 { bytes in
+                guard let start = bytes.baseAddress else { return url.pointee == 0 }
+                return strlen(url) == bytes.count && memcmp(url, start, bytes.count) == 0
+            }
+            metrics.effectiveURL = same ? requested : String(cString: url)
         }
         return metrics
     }

@@ -15,6 +15,7 @@ extension EasyTransfer {
         setter.string(CURLOPT_URL, request.url)
         setter.long(CURLOPT_NOSIGNAL, 1)
         setter.pointer(CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        setter.pointer(CURLOPT_PRIVATE, context)
         setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")

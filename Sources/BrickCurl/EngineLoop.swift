@@ -9,7 +9,8 @@ final class EngineLoop {
     private let multi: UnsafeMutableRawPointer
     private let mailbox: EngineMailbox
     private let configuration: CurlTransport.Configuration
-    private var byHandle: [UnsafeMutableRawPointer: EasyTransfer] = [:]
+    /// The transfers in the multi handle, which this table keeps alive; libcurl hands a finished one back
+    /// through its handle's `CURLOPT_PRIVATE`.
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
     private var handles: EasyHandlePool
     private let flushQueue = FlushQueue()
@@ -82,12 +83,14 @@ final class EngineLoop {
             let message = String(cString: curl_multi_strerror(added))
             return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
         }
-        byHandle[handle.raw] = easy
         byTransfer[ObjectIdentifier(transfer)] = easy
     }
 
     private func finish(_ raw: UnsafeMutableRawPointer, _ code: CURLcode) {
-        guard let easy = byHandle[raw] else { return }
+        var context: UnsafeMutableRawPointer?
+        guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return }
+        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        guard byTransfer[ObjectIdentifier(easy.transfer)] === easy else { return }
         let transfer = easy.transfer
         if code == CURLE_OK {
             let metrics = easy.readMetrics()
@@ -119,7 +122,6 @@ final class EngineLoop {
     /// a transfer that ended well and was never paused; any other handle is freed.
     private func remove(_ easy: EasyTransfer, reuseHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
-        byHandle[easy.handle.raw] = nil
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
         if reuseHandle { handles.recycle(easy.handle) } else { easy.handle.destroy() }
     }
@@ -136,7 +138,7 @@ final class EngineLoop {
         for command in mailbox.close() {
             if case .start(let transfer) = command { deliver(transfer, failure: stopped) }
         }
-        for easy in Array(byHandle.values) {
+        for easy in Array(byTransfer.values) {
             remove(easy)
             deliver(easy.transfer, failure: stopped)
         }

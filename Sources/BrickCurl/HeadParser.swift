@@ -23,6 +23,7 @@ struct HeadParser {
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
         if line.starts(with: Self.httpPrefix) {
             head = Self.parseStatusLine(line)
+            head?.headers.reserveCapacity(16)  // room for a usual head's fields, so that they are added without regrowing
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
             guard var current = head, let last = current.headers.fields.last else { return }

@@ -38,6 +38,7 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
                 return
             }
             fields[index].value = newValue
+            guard fields[(index + 1)...].contains(where: { Self.sameName($0.name, name) }) else { return }
             let tail = fields[(index + 1)...].filter { !Self.sameName($0.name, name) }
             fields.replaceSubrange((index + 1)..., with: tail)
         }
@@ -50,6 +51,9 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
 
     /// Appends a field, keeping any field of the same name.
     public mutating func add(name: String, value: String) { fields.append(Field(name: name, value: value)) }
+
+    /// Makes room for `count` fields in all, so that adding them one by one allocates once.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// Sets every field of `other`, replacing fields of the same name here.
     public mutating func merge(_ other: HTTPHeaders) {
@@ -82,7 +86,7 @@ extension HTTPHeaders {
 
     /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens); allocates nothing.
     static func sameName(_ lhs: String, _ rhs: String) -> Bool {
-        lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { a, b in
+        lhs == rhs || lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }
     }

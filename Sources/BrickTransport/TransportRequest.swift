@@ -29,24 +29,17 @@ public struct TransportRequest: Sendable {
     /// - Throws: ``TransportError`` of kind `invalidURL`, `unsupportedScheme`, `invalidRequest` or
     ///   `invalidHeader`.
     public func validate() throws(TransportError) {
-        // Byte by byte: this runs for every request, so it allocates nothing on the good path.
-        let bytes = url.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon != bytes.startIndex,
-            bytes[..<colon].allSatisfy({ Self.isSchemeByte($0) })
-        else {
-            throw TransportError(.invalidURL, message: "not an absolute URL: \(url.debugDescription)")
-        }
-        let scheme = bytes[..<colon]
-        guard Self.equalsIgnoringCase(scheme, "http") || Self.equalsIgnoringCase(scheme, "https") else {
-            throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(String(decoding: scheme, as: UTF8.self).lowercased())")
-        }
-        let rest = bytes[colon...]
-        guard rest.starts(with: "://".utf8), let hostStart = rest.dropFirst(3).first,
-            hostStart != UInt8(ascii: "/"), hostStart != UInt8(ascii: "?"), hostStart != UInt8(ascii: "#")
-        else {
-            throw TransportError(.invalidURL, message: "URL has no host: \(url.debugDescription)")
-        }
-        guard !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+        // Byte by byte on the URL's contiguous UTF-8: this runs for every request, so it allocates nothing on
+        // the good path.
+        var url = url
+        let verdict = url.withUTF8 { Self.check(url: $0) }
+        switch verdict {
+        case .valid: break
+        case .notAbsolute: throw TransportError(.invalidURL, message: "not an absolute URL: \(url.debugDescription)")
+        case .scheme(let scheme):
+            throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(scheme.lowercased())")
+        case .noHost: throw TransportError(.invalidURL, message: "URL has no host: \(url.debugDescription)")
+        case .controlCharacter:
             throw TransportError(.invalidURL, message: "URL holds a space or control character: \(url.debugDescription)")
         }
         guard method.isValidToken else {
@@ -85,9 +78,37 @@ extension TransportRequest {
         }
     }
 
+    /// What ``validate()`` found wrong with a URL, if anything.
+    fileprivate enum URLVerdict {
+        case valid, notAbsolute, scheme(String), noHost, controlCharacter
+    }
+
+    /// Checks a URL's bytes: an http or https scheme (any case), `://`, a host, no space or control byte.
+    fileprivate static func check(url bytes: UnsafeBufferPointer<UInt8>) -> URLVerdict {
+        var colon = 0
+        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
+            guard isSchemeByte(bytes[colon]) else { return .notAbsolute }
+            colon += 1
+        }
+        guard colon > 0, colon < bytes.count else { return .notAbsolute }
+        let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
+        guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
+            return .scheme(String(decoding: scheme, as: UTF8.self))
+        }
+        let hostStart = colon + 3
+        guard hostStart < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
+            bytes[hostStart] != UInt8(ascii: "/"), bytes[hostStart] != UInt8(ascii: "?"), bytes[hostStart] != UInt8(ascii: "#")
+        else { return .noHost }
+        for byte in bytes where byte <= 0x20 || byte == 0x7F { return .controlCharacter }
+        return .valid
+    }
+
     /// Whether the ASCII bytes `bytes` spell `lowercase` in any case.
-    fileprivate static func equalsIgnoringCase(_ bytes: Substring.UTF8View, _ lowercase: String) -> Bool {
-        bytes.count == lowercase.utf8.count && zip(bytes, lowercase.utf8).allSatisfy { $0 | 0x20 == $1 }
+    fileprivate static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] { return false }
+        return true
     }
 }
 

@@ -10,6 +10,13 @@ import Testing
         #expect(response.head.version == "1.1")
     }
 
+    @Test func withoutRedirectsTheEffectiveURLIsTheRequestedOne() async throws {
+        let url = try httpbin().url("/get?a=1")
+        let response = try await send(url)
+        #expect(response.metrics.effectiveURL == url)
+        #expect(response.metrics.redirectCount == 0)
+    }
+
     @Test func followsRedirectsAndCountsThem() async throws {
         let response = try await send(try httpbin().url("/redirect/3"))
         #expect(response.head.status == 200)

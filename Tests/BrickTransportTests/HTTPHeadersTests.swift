@@ -60,7 +60,7 @@ import Testing
 }
 
 @Suite struct TransportRequestTests {
-    @Test(arguments: ["http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/"])
+    @Test(arguments: ["http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/", "HtTpS://a"])
     func acceptsHTTPURLs(url: String) throws {
         try TransportRequest(url: url).validate()
     }
@@ -69,6 +69,8 @@ import Testing
         ("ftp://example.com/", TransportError.Kind.unsupportedScheme), ("file:///etc/passwd", .unsupportedScheme),
         ("example.com/path", .invalidURL), ("http://", .invalidURL), ("http:///path", .invalidURL),
         ("http://exa mple.com/", .invalidURL), ("http://example.com/\r\nX: y", .invalidURL), ("", .invalidURL),
+        ("httpx://a/", .unsupportedScheme), ("ht tp://a/", .invalidURL), ("http:/a", .invalidURL), (":a", .invalidURL),
+        ("http:", .invalidURL), ("http://a/\u{7F}", .invalidURL),
     ])
     func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
         let error = try #require(throws: TransportError.self) { try TransportRequest(url: url).validate() }
