@@ -60,12 +60,14 @@ let package = Package(
         .target(name: "LoopbackServer", swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
-        .executableTarget(name: "BrickBench", dependencies: ["BrickRequest"], swiftSettings: strict),
+        .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
+        // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.
+        .target(name: "BenchSupport", swiftSettings: strict),
         // The project's raw libcurl client in C, brick-bench's command line: the physical limit of the transport.
         .executableTarget(name: "CurlBench", dependencies: ["CCurl"]),
         // The floor of the architecture: a Swift task awaiting one engine thread on curl's multi interface, and
         // nothing else (no request value, no options, no head, no body). brick-bench's command line.
-        .executableTarget(name: "FloorBench", dependencies: ["CCurl", "CCurlShim"], swiftSettings: strict),
+        .executableTarget(name: "FloorBench", dependencies: ["CCurl", "CCurlShim", "BenchSupport"], swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", dependencies: ["LoopbackServer"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),

@@ -1,3 +1,4 @@
+import BenchSupport
 import BrickRequest
 import FoundationEssentials
 import Glibc
@@ -101,14 +102,6 @@ func decoded(_ n: Int, direct: Bool) async -> Tally {
     return tally
 }
 
-func cpuSeconds() -> (Double, Int) {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return (seconds, usage.ru_maxrss)
-}
-
 // Warm-up, as the other clients do it.
 switch scenario {
 case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
@@ -130,19 +123,6 @@ default: tally = await sequential(count, post: scenario == "S4", url: url)
 }
 let wall = ContinuousClock.now - start
 let (cpuEnd, maxRSS) = cpuSeconds()
-let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-print("RESULT client=\(direct ? "jsondecoder" : "brick") scenario=\(scenario) n=\(count) bytes=\(tally.bytes) wall_s=\(format6(wallSeconds)) "
-    + "cpu_s=\(format6(cpuEnd - cpuStart)) maxrss_kb=\(maxRSS) errors=\(tally.errors)")
+printResult(client: direct ? "jsondecoder" : "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
+            cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors)
 exit(tally.errors == 0 ? 0 : 1)
-
-func format6(_ value: Double) -> String {
-    let micros = Int((value * 1e6).rounded())
-    let fraction = String(micros % 1_000_000)
-    return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
-}
-
-/// Writes a line to standard error.
-func warn(_ line: String) {
-    let text = line + "\n"
-    _ = text.withCString { write(2, $0, strlen($0)) }
-}

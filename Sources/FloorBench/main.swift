@@ -1,3 +1,4 @@
+import BenchSupport
 import CCurl
 import CCurlShim
 import Glibc
@@ -180,26 +181,6 @@ func concurrent(_ n: Int, handles: [Int], mailbox: Mailbox) async -> Tally {
     }
 }
 
-func cpuSeconds() -> (Double, Int) {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    return (seconds, usage.ru_maxrss)
-}
-
-func format6(_ value: Double) -> String {
-    let micros = Int((value * 1e6).rounded())
-    let fraction = String(micros % 1_000_000)
-    return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
-}
-
-/// Writes a line to standard error.
-func warn(_ line: String) {
-    let text = line + "\n"
-    _ = text.withCString { write(2, $0, strlen($0)) }
-}
-
 func fatal(_ message: String) -> Never {
     warn("floor-bench: " + message)
     exit(1)
@@ -235,9 +216,8 @@ func main() async {
     }
     let wall = ContinuousClock.now - wallStart
     let (cpuEnd, maxRSS) = cpuSeconds()
-    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
-    print("RESULT client=floor scenario=\(scenario) n=\(count) bytes=\(tally.bytes) wall_s=\(format6(wallSeconds)) "
-        + "cpu_s=\(format6(cpuEnd - cpuStart)) maxrss_kb=\(maxRSS) errors=\(tally.errors)")
+    printResult(client: "floor", scenario: scenario, count: count, bytes: tally.bytes, wall: wall, cpu: cpuEnd - cpuStart,
+                maxRSS: maxRSS, errors: tally.errors)
     exit(tally.errors == 0 ? 0 : 1)
 }
 

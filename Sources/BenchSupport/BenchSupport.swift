@@ -1,0 +1,35 @@
+import Glibc
+
+// What every benchmark client of this package shares: the CPU clock, the referee's RESULT line, stderr.
+
+/// CPU time (user + system) used by the process so far, in seconds, and its peak resident set in KiB.
+public func cpuSeconds() -> (seconds: Double, maxRSS: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return (seconds, usage.ru_maxrss)
+}
+
+/// Prints the referee's line (../shared/bench-anchors):
+/// `RESULT client=… scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…`.
+public func printResult(
+    client: String, scenario: String, count: Int, bytes: Int64, wall: Duration, cpu: Double, maxRSS: Int, errors: Int
+) {
+    let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
+    print("RESULT client=\(client) scenario=\(scenario) n=\(count) bytes=\(bytes) wall_s=\(format6(wallSeconds)) "
+        + "cpu_s=\(format6(cpu)) maxrss_kb=\(maxRSS) errors=\(errors)")
+}
+
+/// `value` with six decimals, as the C clients print it.
+func format6(_ value: Double) -> String {
+    let micros = Int((value * 1e6).rounded())
+    let fraction = String(micros % 1_000_000)
+    return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+}
+
+/// Writes a line to standard error.
+public func warn(_ line: String) {
+    let text = line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
