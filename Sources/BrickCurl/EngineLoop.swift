@@ -89,8 +89,9 @@ final class EngineLoop {
     private func finish(_ raw: UnsafeMutableRawPointer, _ code: CURLcode) {
         var context: UnsafeMutableRawPointer?
         guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return }
+        // Alive: a handle leaves the multi handle (which also drops its pending message) before its
+        // transfer leaves `byTransfer`.
         let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
-        guard byTransfer[ObjectIdentifier(easy.transfer)] === easy else { return }
         let transfer = easy.transfer
         if code == CURLE_OK {
             let metrics = easy.readMetrics()
