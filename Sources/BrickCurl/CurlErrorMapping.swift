@@ -34,6 +34,9 @@ enum CurlErrorMapping {
             case 111: return .connectionRefused
             case 101, 113: return .networkUnreachable
             case 110: return .connectTimeout
+            // The server reset the connection as it accepted it, before libcurl saw the connect complete: the
+            // same fault as a reset just after (code 56), so the same kind.
+            case 104: return .connectionLost
             default: return .other
             }
         case 28:

@@ -46,6 +46,7 @@ import Testing
         (28, 110, false, .connectTimeout),
         (28, 0, true, .timedOut),
         (56, 104, true, .connectionLost),
+        (7, 104, false, .connectionLost),
         (18, 0, true, .connectionLost),
         (52, 0, true, .connectionLost),
         (60, 0, true, .tlsFailure),
