@@ -4,6 +4,8 @@ public import FoundationEssentials
 /// RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms that
 /// recipients must still read.
 public enum HTTPDate {
+    /// The years an HTTP date may name; anything else is not a date (and would overflow the arithmetic).
+    static let validYears = 1...9999
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The instant `text` names, or `nil` when it is not an HTTP date.
@@ -28,6 +30,8 @@ public enum HTTPDate {
             (0...59).contains(clock[1]), (0...60).contains(clock[2])
         else { return nil }
         if year < 100 { year += year < 70 ? 2000 : 1900 }  // RFC 850's two-digit years
+        // A server's number: bounded before any arithmetic (a year like 999999999999 would overflow below).
+        guard validYears.contains(year) else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + clock[0] * 3600 + clock[1] * 60 + clock[2]))
     }
@@ -45,16 +49,22 @@ public enum HTTPDate {
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date.
 public enum RetryAfter {
+    /// The longest delay a `Retry-After` can ask for: ten years. Longer ones are clamped to it (and the
+    /// retry rules cap it far lower, with ``AutoRetryConfiguration/maxRetryAfter``).
+    static let longest = 10 * 365 * 86_400
+
     /// The delay `value` asks for. A date is measured from `reference` — the response's own `Date` header
     /// when it has one, so that a skewed local clock does not matter. A date in the past means no delay;
     /// a value that is neither form is `nil`.
     public static func delay(_ value: String, reference: Date) -> Duration? {
         let trimmed = String(value.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            return .seconds(Int(trimmed) ?? Int.max)
+            return .seconds(min(Int(trimmed) ?? longest, longest))
         }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
-        let seconds = date.timeIntervalSince(reference)
+        // Both dates are bounded (years 1–9999), so the difference is finite; it is clamped before it
+        // becomes an integer.
+        let seconds = min(date.timeIntervalSince(reference), Double(longest))
         return seconds > 0 ? .milliseconds(Int((seconds * 1000).rounded())) : .zero
     }
 

@@ -12,6 +12,7 @@ extension RequestType {
         headers.merge(self.headers)
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         var request = TransportRequest(method: method, url: URLString, headers: headers, options: transportOptions)
+        request.mayBeSentTwice = idempotency.allowsRepeat(of: method)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
     }

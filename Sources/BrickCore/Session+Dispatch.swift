@@ -8,7 +8,7 @@ extension Session {
     }
 
     func send(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
-        let transfer = transport.makeTransfer(for: request)
+        let transfer = makeTransfer(for: request)
         let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
         let outcome: Result<TransportResponse, TransportError>
         do { outcome = .success(try await transfer.response()) } catch { outcome = .failure(error) }
@@ -39,8 +39,15 @@ extension Session {
     }
 
     private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {
-        let transfer = transport.makeTransfer(for: request)
+        let transfer = makeTransfer(for: request)
         let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
         return (transfer.events(), Registration(registry: registry, id: id))
+    }
+
+    /// The transfer for `request`: one that follows redirects under ``RedirectRule`` when the request's
+    /// options say to, else the transport's own (which never follows).
+    private func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
+        request.options.followRedirects
+            ? RedirectingTransfer(transport: transport, request: request) : transport.makeTransfer(for: request)
     }
 }

@@ -11,6 +11,10 @@ enum CurlErrorMapping {
         var exceededCap = false
         /// Whether the transfer was cancelled by the caller.
         var cancelled = false
+        /// Whether the engine refused the response head for its size.
+        var headTooLarge = false
+        /// Whether the engine stopped libcurl from sending the request a second time.
+        var refusedResend = false
     }
 
     /// The error for curl code `code`, with libcurl's message `message`.
@@ -22,6 +26,8 @@ enum CurlErrorMapping {
 
     static func kind(code: Int, message: String, context: Context) -> TransportError.Kind {
         if context.cancelled { return .cancelled }
+        if context.refusedResend { return .connectionLost }
+        if context.headTooLarge { return .invalidResponse }
         switch code {
         case 1:
             // The first URL's scheme is checked before sending, so this is a redirect to another scheme, or
@@ -46,6 +52,9 @@ enum CurlErrorMapping {
         case 16, 18, 52, 55, 56, 92: return .connectionLost
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tlsFailure
         case 23: return context.exceededCap ? .responseTooLarge : .other
+        // libcurl refuses a single header line over its own limit as "out of memory" ("Avoided giant
+        // realloc for header"): it is the server's answer that is wrong, not the memory.
+        case 27: return message.contains("header") ? .invalidResponse : .other
         case 42: return .cancelled
         case 47: return .tooManyRedirects
         case 63: return .responseTooLarge

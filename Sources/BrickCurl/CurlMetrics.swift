@@ -37,12 +37,20 @@ extension EasyTransfer {
         // A reused connection has no connect time of its own, but it did reach the request phase.
         context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0 || offset(CURLINFO_PRETRANSFER_TIME_T) > 0
         context.exceededCap = exceededCap
+        context.headTooLarge = headTooLarge
+        context.refusedResend = refusedResend
         context.cancelled = transfer.isCancelled
         return context
     }
 
     /// libcurl's message for the failure: its error buffer, or the generic text for the code.
     func failureMessage(_ code: CURLcode) -> String {
+        if refusedResend {
+            return "the connection closed without an answer after the request was sent: it may have arrived, "
+                + "and a request that is not idempotent is not sent a second time"
+        }
+        if headTooLarge { return "the response head passed \(transfer.request.options.maxHeaderSize) bytes" }
+        if exceededCap { return "the response body passed \(transfer.request.options.maxBodySize) bytes" }
         let buffer = String(cString: handle.errorBuffer)
         return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
     }

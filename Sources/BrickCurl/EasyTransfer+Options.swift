@@ -3,9 +3,10 @@ import CCurl
 import CCurlShim
 
 extension EasyTransfer {
-    /// Sets every option of the transfer on its (freshly reset) handle.
+    /// Sets every option of the transfer on its new handle (handles are never reused: nothing a previous
+    /// transfer set or left behind can reach this one).
     ///
-    /// - Throws: ``TransportError`` when libcurl refuses an option (for example an unreadable CA bundle).
+    /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
     func configure(receiveBufferSize: Int) throws(TransportError) {
         let request = transfer.request
         let options = request.options
@@ -19,18 +20,33 @@ extension EasyTransfer {
         setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        setter.long(CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0)
-        setter.long(CURLOPT_MAXREDIRS, options.maxRedirects)
-        setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.milliseconds)
-        setter.long(CURLOPT_TIMEOUT_MS, options.timeout?.milliseconds ?? 0)
+        // Redirects are followed by the session, one request per hop, under its own rules (origin, method,
+        // downgrade): libcurl hands every 3xx back.
+        setter.long(CURLOPT_FOLLOWLOCATION, 0)
+        // One request per transfer: libcurl's own resend on a fresh connection is vetoed here for requests
+        // that must not arrive twice (see `willSendRequest`).
+        setter.prerequest(CurlCallbacks.prerequest)
+        setter.pointer(CURLOPT_PREREQDATA, context)
+        // A proxy's answer to CONNECT is not the response: keep it out of the head.
+        setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
+        setter.long(CURLOPT_TIMEOUT_MS, options.timeout?.curlMilliseconds ?? 0)
         if let limit = options.lowSpeedLimit {
-            setter.long(CURLOPT_LOW_SPEED_LIMIT, limit)
-            setter.long(CURLOPT_LOW_SPEED_TIME, max(1, (options.lowSpeedTime.milliseconds + 999) / 1000))
+            setter.long(CURLOPT_LOW_SPEED_LIMIT, max(1, limit))
+            setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)
         }
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
         setter.long(CURLOPT_SSL_VERIFYPEER, 1)
         setter.long(CURLOPT_SSL_VERIFYHOST, 2)
-        if let caBundle = options.caBundlePath { setter.string(CURLOPT_CAINFO, caBundle) }
+        setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        // Trust: the caller's bundle and only it; else the system bundle file. The CA directory stays
+        // unset either way: with it, libcurl cannot cache the parsed store and parses every certificate
+        // again for each new connection (~45 ms of CPU here).
+        if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
+            setter.string(CURLOPT_CAINFO, caBundle)
+            setter.string(CURLOPT_CAPATH, nil)
+        }
+        if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
         if request.url.prefix(6).lowercased() == "https:" {
             setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             setter.long(CURLOPT_PIPEWAIT, 1)
@@ -54,8 +70,8 @@ extension EasyTransfer {
         setter.pointer(CURLOPT_HTTPHEADER, headerList)
 
         if let failure = setter.failure {
-            throw TransportError(.invalidRequest, curlCode: Int(failure.code.rawValue),
-                                 message: "libcurl refused option \(failure.option.rawValue)")
+            throw TransportError(.other, curlCode: Int(failure.code.rawValue),
+                                 message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
         }
     }
 
@@ -117,7 +133,7 @@ private struct OptionSetter {
     mutating func offset(_ option: CURLoption, _ value: Int64) {
         record(option, brick_easy_setopt_off(handle, option, curl_off_t(value)))
     }
-    mutating func string(_ option: CURLoption, _ value: String) {
+    mutating func string(_ option: CURLoption, _ value: String?) {
         record(option, brick_easy_setopt_string(handle, option, value))
     }
     mutating func pointer(_ option: CURLoption, _ value: UnsafeRawPointer?) {
@@ -131,6 +147,9 @@ private struct OptionSetter {
     }
     mutating func progress(_ callback: brick_progress_callback) {
         record(CURLOPT_XFERINFOFUNCTION, brick_easy_setopt_progress_callback(handle, callback))
+    }
+    mutating func prerequest(_ callback: brick_prereq_callback) {
+        record(CURLOPT_PREREQFUNCTION, brick_easy_setopt_prereq_callback(handle, callback))
     }
     mutating func openSocket(_ callback: brick_opensocket_callback) {
         record(CURLOPT_OPENSOCKETFUNCTION, brick_easy_setopt_opensocket_callback(handle, callback))
@@ -149,5 +168,16 @@ extension Duration {
         let (seconds, attoseconds) = components
         let (millis, overflow) = seconds.multipliedReportingOverflow(by: 1000)
         return overflow ? Int.max : Int(millis) + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The duration as a libcurl millisecond limit: at least 1 (libcurl reads 0 as "no limit", so a
+    /// sub-millisecond limit must not become none) and at most `Int32.max` (what every platform's `long`
+    /// and libcurl's arithmetic on it hold).
+    var curlMilliseconds: Int { Swift.min(Swift.max(1, milliseconds), Int(Int32.max)) }
+
+    /// The duration as a libcurl limit in whole seconds, rounded up, between 1 and `Int32.max`.
+    var curlSeconds: Int {
+        let millis = Swift.min(Swift.max(1, milliseconds), Int(Int32.max) * 1000)
+        return millis / 1000 + (millis % 1000 == 0 ? 0 : 1)
     }
 }

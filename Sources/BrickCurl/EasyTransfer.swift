@@ -24,8 +24,12 @@ final class EasyTransfer {
     private(set) var headDelivered = false
     private(set) var body = Data()
     private(set) var exceededCap = false
-    /// Whether the write callback ever paused the transfer.
-    private var pausedOnce = false
+    /// Whether the response head passed ``TransportOptions/maxHeaderSize``, so that it was refused.
+    private(set) var headTooLarge = false
+    /// How many times libcurl was about to send the request (its pre-request callback).
+    private var sendCount = 0
+    /// Whether libcurl was stopped from sending the request a second time on a fresh connection.
+    private(set) var refusedResend = false
     /// The counts last reported to a streaming consumer (`-1`: none yet).
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
@@ -39,11 +43,6 @@ final class EasyTransfer {
     }
 
     deinit { curl_slist_free_all(headerList) }
-
-    /// Whether the handle may serve another transfer once this one has ended well: never after a pause or a
-    /// streamed upload, whose state (paused directions, data libcurl holds back) `curl_easy_reset` is not
-    /// documented to clear.
-    var handleIsReusable: Bool { !pausedOnce && upload == nil }
 
     /// The head as parsed so far, or one made from the status code when no header line was seen.
     var head: ResponseHead {
@@ -71,16 +70,32 @@ final class EasyTransfer {
                 flushQueue.schedule(self)
                 return bytes.count
             case .pause:
-                pausedOnce = true
                 return Int(CURL_WRITEFUNC_PAUSE)
             case .abort: return 0
             }
         }
     }
 
-    /// libcurl's header callback: one header line (engine thread).
-    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    /// libcurl's header callback: one header line (engine thread). `false` refuses the response: its head
+    /// (trailers included) passed ``TransportOptions/maxHeaderSize``.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
         parser.feed(bytes)
+        guard parser.byteCount <= transfer.request.options.maxHeaderSize else {
+            headTooLarge = true
+            return false
+        }
+        return true
+    }
+
+    /// libcurl's pre-request callback: libcurl is about to send the request on a connection (engine
+    /// thread). It runs once per request sent; a second run means libcurl is sending the same request
+    /// again by itself (it does so, for any method, when a reused connection closed without an answer).
+    /// A request that must not arrive twice is stopped there; the failure says it may have arrived.
+    func willSendRequest() -> Bool {
+        sendCount += 1
+        guard sendCount > 1, !transfer.request.mayBeSentTwice else { return true }
+        refusedResend = true
+        return false
     }
 
     /// libcurl's progress callback (engine thread, stream mode only): reports counts that moved. Download
@@ -165,7 +180,12 @@ enum CurlCallbacks {
     static let header: brick_data_callback = { data, size, count, context in
         guard let context else { return 0 }
         let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
-        easy.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
-        return size * count
+        return easy.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+    }
+
+    static let prerequest: brick_prereq_callback = { context, _, _, _, _ in
+        guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
+        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        return easy.willSendRequest() ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
     }
 }

@@ -12,7 +12,6 @@ final class EngineLoop {
     /// The transfers in the multi handle, which this table keeps alive; libcurl hands a finished one back
     /// through its handle's `CURLOPT_PRIVATE`.
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
-    private var handles: EasyHandlePool
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     private var batch: [EngineCommand] = []
@@ -23,7 +22,6 @@ final class EngineLoop {
         self.multi = multi
         self.mailbox = mailbox
         self.configuration = configuration
-        handles = EasyHandlePool(capacity: min(configuration.maxConnectionsPerHost, 64))
         wakeup = curl_waitfd(fd: mailbox.wakeupFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
     }
 
@@ -67,7 +65,9 @@ final class EngineLoop {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        guard let handle = handles.take() else {
+        // A new handle per transfer: a reused one (even after `curl_easy_reset`) keeps state that makes
+        // libcurl refuse options on it, for example the receive buffer of an HTTP/2 transfer.
+        guard let handle = EasyHandle.make() else {
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
         let easy = EasyTransfer(handle: handle, transfer: transfer, flushQueue: flushQueue)
@@ -99,12 +99,12 @@ final class EngineLoop {
             switch easy.mode {
             case .collect:
                 let body = easy.body
-                remove(easy, reuseHandle: easy.handleIsReusable)
+                remove(easy)
                 transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
             case .stream:
                 easy.deliverHeadIfNeeded()
                 easy.reportFinalProgress()
-                remove(easy, reuseHandle: easy.handleIsReusable)
+                remove(easy)
                 transfer.push(.end(metrics))
             }
         } else if let failure = easy.upload?.failure {
@@ -118,13 +118,12 @@ final class EngineLoop {
         }
     }
 
-    /// Takes the transfer out of the multi handle (no callback fires after this). Its handle goes back to
-    /// the pool, reset (so that it no longer points at the transfer's header list or callbacks), only after
-    /// a transfer that ended well and was never paused; any other handle is freed.
-    private func remove(_ easy: EasyTransfer, reuseHandle: Bool = false) {
+    /// Takes the transfer out of the multi handle (no callback fires after this) and frees its handle.
+    /// Connections stay in the multi handle's pool for the next transfers.
+    private func remove(_ easy: EasyTransfer) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        if reuseHandle { handles.recycle(easy.handle) } else { easy.handle.destroy() }
+        easy.handle.destroy()
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
@@ -143,7 +142,6 @@ final class EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: stopped)
         }
-        handles.drain()
         curl_multi_cleanup(multi)
     }
 }

@@ -2,12 +2,18 @@ import BrickTransport
 
 /// Builds the final response head from the header lines libcurl hands over one by one.
 ///
-/// libcurl passes every header block it sees (`100 Continue`, each redirect, the final response), each
-/// starting with a status line; a new status line starts a new head, so the last one is the final head.
+/// libcurl passes every header block it sees (`100 Continue` and other interim answers, then the final
+/// response), each starting with a status line; a new status line starts a new head, so the last one is
+/// the final head. After the final head's empty line, lines are trailers and are not merged into it.
 /// Lines are parsed as bytes: only the name and value become strings.
 struct HeadParser {
     /// The head being built, or the last complete one.
     private(set) var head: ResponseHead?
+    /// Whether the final head (status 200 or more) has ended with its empty line: what comes through the
+    /// header callback after it are trailers, which never change the head.
+    private(set) var finalHeadComplete = false
+    /// Bytes of header lines fed so far, trailers included.
+    private(set) var byteCount = 0
 
     /// Feeds one header line, with or without its trailing CRLF.
     mutating func feed(_ line: Substring) {
@@ -15,22 +21,25 @@ struct HeadParser {
         copy.withUTF8 { feed(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Feeds one header line as libcurl hands it over, with or without its trailing CRLF.
+    /// Feeds one header line as libcurl hands it over, with or without its trailing CRLF. Linear in the
+    /// line's length, whatever came before (a folded line is appended in place).
     mutating func feed(_ raw: UnsafeRawBufferPointer) {
+        byteCount += raw.count
+        guard !finalHeadComplete else { return }  // a trailer: not part of the head
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
-        guard end > 0 else { return }
+        guard end > 0 else {
+            // The empty line ends a head; an interim one (1xx) is followed by another.
+            if let status = head?.status, status >= 200 { finalHeadComplete = true }
+            return
+        }
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
         if line.starts(with: Self.httpPrefix) {
             head = Self.parseStatusLine(line)
             head?.headers.reserveCapacity(16)  // room for a usual head's fields, so that they are added without regrowing
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
-            guard var current = head, let last = current.headers.fields.last else { return }
-            var fields = current.headers.fields
-            fields[fields.count - 1].value = last.value + " " + Self.trimmed(line)
-            current.headers = HTTPHeaders(fields)
-            head = current
+            head?.headers.appendToLastValue(Self.trimmed(line))
         } else if let colon = line.firstIndex(of: 0x3A) {
             let name = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[..<colon]))
             let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))

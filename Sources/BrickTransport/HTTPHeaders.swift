@@ -77,11 +77,33 @@ extension HTTPHeaders {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
                 throw TransportError(.invalidHeader, message: "invalid header name \(field.name.debugDescription)")
             }
-            guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+            // Field values are visible characters, spaces and tabs (RFC 9110 §5.5): CR and LF would inject
+            // another field, NUL ends the string in C, and other control bytes have no business on the wire.
+            guard !field.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
                 throw TransportError(
-                    .invalidHeader, message: "header \(field.name) has CR, LF or NUL in its value")
+                    .invalidHeader, message: "header \(field.name) has a control character (CR, LF, NUL or another) in its value")
+            }
+            guard !Self.framingFieldNames.contains(where: { Self.sameName($0, field.name) }) else {
+                throw TransportError(
+                    .invalidHeader,
+                    message: "header \(field.name) decides how the message is framed or the connection is used; the transport sets it")
             }
         }
+    }
+
+    /// Fields that decide how a message is delimited or how the connection is used. The transport sets
+    /// them from the body and its own connection handling; a caller's value (for example one forwarded
+    /// from another request) could make the server read a different request than the one sent, so
+    /// ``validate()`` refuses them.
+    public static let framingFieldNames: Set<String> = [
+        "content-length", "transfer-encoding", "connection", "keep-alive", "proxy-connection", "upgrade", "te", "trailer",
+    ]
+
+    /// Appends `continuation` to the last field's value, joined by one space (an obsolete line fold in a
+    /// response head). Does nothing when there is no field. Constant time per call, whatever the count.
+    public mutating func appendToLastValue(_ continuation: String) {
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += " " + continuation
     }
 
     /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens); allocates nothing.

@@ -21,6 +21,11 @@ public struct TransportEventStream: AsyncSequence, Sendable {
     /// Cancels the transfer from outside the iteration.
     public func cancel() { source.cancel() }
 
+    /// The next event, read straight from the transfer, for code that forwards a stream's events (such as
+    /// a transfer that follows redirects). Unlike an iterator, nothing cancels the transfer when the reader
+    /// stops early: the reader cancels it.
+    public func nextEvent() async throws(TransportError) -> TransportEvent? { try await source.nextEvent() }
+
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let lifetime: Lifetime
 

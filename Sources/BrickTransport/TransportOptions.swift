@@ -22,8 +22,19 @@ public struct TransportOptions: Sendable, Equatable {
     public var maxBodySize = 64 << 20
     /// Whether to ask for compressed bodies (gzip, deflate, br, zstd) and decompress them. Default is `true`.
     public var automaticDecompression = true
-    /// A PEM file of certificate authorities to trust instead of the system's. Default is `nil`.
+    /// A PEM file of certificate authorities to trust instead of the system's: only the authorities in this
+    /// file are trusted then (the system's bundle and directory are not). TLS 1.2 is the oldest version
+    /// spoken either way. Default is `nil`: the system's bundle.
     public var caBundlePath: String?
+    /// The largest response head (status line, fields and trailers) accepted; a larger one fails with
+    /// ``TransportError/Kind/invalidResponse``. Default is 256 KiB (libcurl also refuses a single field over
+    /// 100 KiB).
+    public var maxHeaderSize = 256 << 10
+    /// Public keys the server's certificate must carry one of, as libcurl's pins: `sha256//<base64>` each
+    /// (for example from `openssl x509 -pubkey | openssl pkey -pubin -outform der | openssl dgst -sha256
+    /// -binary | base64`). A server whose key is not pinned fails with ``TransportError/Kind/tlsFailure``,
+    /// even with a valid chain. Default is `nil`: no pinning.
+    public var pinnedPublicKeys: [String]?
     /// Bytes buffered for a streaming consumer before the transfer is paused. Default is 1 MiB.
     public var streamBufferSize = 1 << 20
 

@@ -10,6 +10,11 @@ public struct TransportRequest: Sendable {
     public var body: RequestBody?
     /// Timeouts, redirects, caps and TLS trust.
     public var options: TransportOptions
+    /// Whether the request may reach the server twice without harm. When it may not, a transport never
+    /// sends it a second time by itself (libcurl would, on a fresh connection, when a reused one closed
+    /// without an answer): the transfer fails with `connectionLost` instead. Default is the method's
+    /// idempotency (``HTTPMethod/isIdempotent``); the session sets it from the request's ``Idempotency``.
+    public var mayBeSentTwice: Bool
 
     /// Creates a request.
     public init(
@@ -21,6 +26,7 @@ public struct TransportRequest: Sendable {
         self.headers = headers
         self.body = body
         self.options = options
+        self.mayBeSentTwice = method.isIdempotent
     }
 
     /// Checks what can be checked before anything is sent: the scheme is http or https, the URL has a host

@@ -32,6 +32,10 @@ CURLcode brick_easy_setopt_opensocket_callback(CURL *handle, brick_opensocket_ca
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
 }
 
+CURLcode brick_easy_setopt_prereq_callback(CURL *handle, brick_prereq_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+}
+
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -39,7 +39,11 @@ public final class DiskResponseCache: ResponseCache {
     public init(directory: URL, capacity: Int = 256 << 20) throws(FileError) {
         self.directory = directory.path
         self.capacity = max(0, capacity)
-        do { try FileManager.default.createDirectory(atPath: self.directory, withIntermediateDirectories: true) } catch {
+        // Owner-only: entries hold full URLs (tokens), `Set-Cookie` fields and private bodies.
+        do {
+            try FileManager.default.createDirectory(
+                atPath: self.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
             throw FileError(.open, path: self.directory, osErrno: errno)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: self.directory)) ?? []

@@ -5,6 +5,9 @@ struct ContentRange: Equatable, Sendable {
     let last: Int64
     let complete: Int64?
 
+    /// The offset just past the range's last byte.
+    var end: Int64 { last + 1 }
+
     /// Parses `value`; `nil` for anything but a satisfied byte range.
     init?(_ value: String) {
         let trimmed = value.trimmingWhitespace
@@ -13,7 +16,8 @@ struct ContentRange: Equatable, Sendable {
         let halves = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         guard halves.count == 2 else { return nil }
         let bounds = halves[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first >= 0, last >= first,
+            last < Int64.max  // so that `end` (last + 1) cannot overflow
         else { return nil }
         let complete: Int64?
         if halves[1] == "*" {

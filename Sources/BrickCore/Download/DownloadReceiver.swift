@@ -15,6 +15,8 @@ struct DownloadReceiver {
     private(set) var mustRestart = false
     /// The file's complete length, when known.
     private var expected: Int64?
+    /// Where a resumed range's body must end (`Content-Range`'s last byte + 1).
+    private var rangeEnd: Int64?
 
     /// The most error body kept for a rejected response.
     private static let errorBodyLimit = 64 << 10
@@ -57,6 +59,11 @@ struct DownloadReceiver {
             throw Self.brickError(error)
         }
         if let rejection, let head { throw .validation(rejection, response: TransportResponse(head: head, body: errorBody)) }
+        if !mustRestart, let rangeEnd, file.offset != rangeEnd {
+            throw .transport(TransportError(
+                file.offset > rangeEnd ? .invalidResponse : .connectionLost,
+                message: "the range's body ended at byte \(file.offset), not at \(rangeEnd) as Content-Range said"))
+        }
         if !mustRestart, let expected, file.offset != expected {
             throw .transport(TransportError(.connectionLost, message: "the body ended after \(file.offset) of \(expected) bytes"))
         }
@@ -78,14 +85,18 @@ struct DownloadReceiver {
     /// Prepares the file for the body `head` announces; `false` when that body is of no use.
     private mutating func accept(_ head: ResponseHead) throws(FileError) -> Bool {
         if head.status == 206 {
+            // The range must start where the file ends, and come from the version of the resource the file
+            // holds: a 206 whose validator differs would splice two versions into one file.
+            let validator = ResumeRecord.validator(of: head)
             guard let range = head.headers["Content-Range"].flatMap(ContentRange.init), range.first == file.offset,
-                file.resumeHeaders != nil
+                file.resumeHeaders != nil, validator == nil || validator == file.record?.validator
             else {
                 try file.truncate()
                 mustRestart = true
                 return false
             }
             expected = range.complete ?? file.record?.length
+            rangeEnd = range.end
             try file.remember(head, length: expected)
         } else {
             if file.offset > 0 {

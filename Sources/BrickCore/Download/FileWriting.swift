@@ -24,10 +24,19 @@ func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> I
 }
 
 /// Writes `data` to `path` through a uniquely named temporary file beside it and a rename, so that a
-/// reader (or a crash) sees the old file or the new one, never half of one. Returns `errno` on failure.
+/// reader (or a crash) sees the old file or the new one, never half of one. The file is readable by its
+/// owner only (it may hold URLs with tokens, cookies and private bodies), and is created new (`O_EXCL`,
+/// `O_NOFOLLOW`): never written through a link. Returns `errno` on failure.
 func writeAtomically(_ data: Data, to path: String) -> Int32? {
     let temporary = path + ".\(UInt64.random(in: 0...UInt64.max)).tmp"
-    guard FileManager.default.createFile(atPath: temporary, contents: data) else { return errno == 0 ? EIO : errno }
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return errno }
+    let written = writeFully(descriptor, data)
+    let closed: Int32? = close(descriptor) == 0 ? nil : errno
+    if let failure = written ?? closed {
+        unlink(temporary)
+        return failure
+    }
     guard rename(temporary, path) == 0 else {
         let failure = errno
         unlink(temporary)

@@ -22,8 +22,16 @@ final class PartialFile {
         self.destination = destination
         self.url = url
         let previous = ResumeRecord.read(from: recordPath).flatMap { $0.url == url ? $0 : nil }
-        descriptor = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        // Owner-only (it may hold a private body), never through a symbolic link someone planted, and
+        // only a regular file: a download must not write into whatever the path points at.
+        descriptor = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw FileError(.open, path: partPath, osErrno: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            descriptor = -1
+            throw FileError(.open, path: partPath, osErrno: EINVAL)
+        }
         switch DestinationLock.acquire(descriptor) {
         case .success(let claim): lock = claim
         case .failure(let refusal):

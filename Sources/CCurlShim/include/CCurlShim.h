@@ -23,6 +23,10 @@ CURLcode brick_easy_setopt_progress_callback(CURL *handle, brick_progress_callba
 typedef curl_socket_t (*brick_opensocket_callback)(void *_Nullable context, curlsocktype purpose,
                                                    struct curl_sockaddr *_Nullable address);
 CURLcode brick_easy_setopt_opensocket_callback(CURL *handle, brick_opensocket_callback _Nullable callback);
+/// The pre-request callback (libcurl 7.80+): the context, then the connection's addresses and ports.
+typedef int (*brick_prereq_callback)(void *_Nullable context, char *_Nullable primary_ip, char *_Nullable local_ip,
+                                     int primary_port, int local_port);
+CURLcode brick_easy_setopt_prereq_callback(CURL *handle, brick_prereq_callback _Nullable callback);
 
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// A transfer that follows redirects by ``RedirectRule``: each hop is a transfer of its own on the
+/// transport, built by the rule (fields filtered by origin, method rewritten, downgrades refused), so
+/// the transport itself never follows one. Collected and streamed alike; cancelling it cancels the hop
+/// in flight.
+final class RedirectingTransfer: TransportTransfer, TransportEventSource {
+    private struct State {
+        var cancelled = false
+        /// The hop in flight.
+        var current: (any TransportTransfer)?
+        /// The hop being streamed, once its head was found not to redirect.
+        var events: TransportEventStream?
+        /// Events of that hop read ahead while looking for its head, to hand out first.
+        var pending: [TransportEvent] = []
+        var hops = 0
+        var url = ""
+    }
+
+    private let transport: any Transport
+    private let first: TransportRequest
+    private let state = Mutex(State())
+
+    init(transport: any Transport, request: TransportRequest) {
+        self.transport = transport
+        self.first = request
+    }
+
+    func response() async throws(TransportError) -> TransportResponse {
+        var request = first
+        var hops = 0
+        while true {
+            var response = try await begin(request).response()
+            guard let next = try RedirectRule.next(after: response.head, of: request, hops: hops) else {
+                if hops > 0 { response.metrics.markRedirected(hops: hops, to: request.url) }
+                return response
+            }
+            request = next
+            hops += 1
+        }
+    }
+
+    func events() -> TransportEventStream { TransportEventStream(source: self) }
+
+    func nextEvent() async throws(TransportError) -> TransportEvent? {
+        if state.withLock({ $0.events == nil }) { try await followToFinalHead() }
+        let (early, events) = state.withLock { state in
+            state.pending.isEmpty ? (nil, state.events) : (state.pending.removeFirst(), state.events)
+        }
+        if let early { return early }
+        guard let events else { throw .cancelled }
+        let event = try await events.nextEvent()
+        guard case .end(var metrics)? = event else { return event }
+        let (hops, url) = state.withLock { ($0.hops, $0.url) }
+        if hops > 0 { metrics.markRedirected(hops: hops, to: url) }
+        return .end(metrics)
+    }
+
+    func cancel() {
+        let current = state.withLock { state in
+            state.cancelled = true
+            return state.current
+        }
+        current?.cancel()
+    }
+
+    /// Starts `request` as the hop in flight, unless the transfer was cancelled.
+    private func begin(_ request: TransportRequest) throws(TransportError) -> any TransportTransfer {
+        let transfer = transport.makeTransfer(for: request)
+        let cancelled = state.withLock { state in
+            state.current = transfer
+            return state.cancelled
+        }
+        if cancelled { throw .cancelled }
+        return transfer
+    }
+
+    /// Streams hops until one's head is not a redirect: that hop's events become the stream's, with the
+    /// events read before its head kept to hand out first.
+    private func followToFinalHead() async throws(TransportError) {
+        var request = first
+        var hops = 0
+        while true {
+            let events = try begin(request).events()
+            var early: [TransportEvent] = []
+            var head: ResponseHead?
+            while head == nil {
+                guard let event = try await events.nextEvent() else { break }
+                early.append(event)
+                if case .head(let received) = event { head = received }
+            }
+            if let head, let next = try RedirectRule.next(after: head, of: request, hops: hops) {
+                events.cancel()
+                request = next
+                hops += 1
+                continue
+            }
+            let url = request.url
+            state.withLock { state in
+                state.events = events
+                state.pending = early
+                state.hops = hops
+                state.url = url
+            }
+            return
+        }
+    }
+}
+
+extension TransferMetrics {
+    /// Records that the response came after `hops` redirects, from `url`.
+    mutating func markRedirected(hops: Int, to url: String) {
+        redirectCount = hops
+        effectiveURL = url
+    }
+}
