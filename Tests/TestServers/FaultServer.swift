@@ -9,6 +9,11 @@ import Synchronization
 /// - `/ok` — 200 with body `ok`.
 /// - `/status?code=503&retry_after=S` — `code`, with `Retry-After: S` when given.
 /// - `/reset` — reads the request, then resets the connection (RST).
+/// - `/close-after-read` — reads the whole request, then closes the connection without answering.
+/// - `/status` also takes `date=` and `expires=` (spaces as `%20`) for those fields.
+/// - `/big-header?bytes=N` — one field of N bytes; `/many-headers?count=N` — N fields; `/folded?count=N` —
+///   one field folded over N continuation lines.
+/// - `/trailers` — a chunked body with trailers, one of them shaped like a status line.
 /// - `/reset-mid-body` — sends a head announcing 100,000 bytes and 1,000 of them, then resets.
 /// - `/truncated` — announces 1,000 bytes, sends 500, closes cleanly.
 /// - `/malformed` — answers with a status line that is not HTTP.
@@ -17,7 +22,11 @@ import Synchronization
 /// - `/blob?size=N&seed=S` — N bytes of ``Blob`` `S`, with `ETag: "vS"` (none with `etag=0`) and a fixed
 ///   `Last-Modified` (with `lastmod=1`); honours `Range: bytes=A-` and `If-Range` (206, or 416 past the
 ///   end). `cut=M` closes the connection once byte M of the resource has been sent (under `times`);
-///   `change_after=K` makes the resource `S+1` (new bytes, new tag) from the request after the K-th.
+///   `change_after=K` makes the resource `S+1` (new bytes, new tag) from the request after the K-th;
+///   `lie=1` answers a range even when `If-Range` no longer matches.
+///
+/// With `keepAlive`, answers that end cleanly keep the connection for the next request, so that any fault
+/// can be met on a reused connection too.
 ///
 /// The listener itself can ``refuse()`` connections (it closes; the port is kept) and ``serve()`` again,
 /// or reset every connection as soon as it is accepted (``resetOnAccept``).
@@ -37,12 +46,18 @@ public final class FaultServer: Sendable {
 
     /// The port, kept while refusing.
     public let port: Int
+    /// Whether connections stay open after an answer (`/ok`, `/status` and the header faults), so that
+    /// faults can be met on a reused connection; otherwise every answer says `Connection: close`.
+    public let keepAlive: Bool
     private let state = Mutex(State())
 
     /// Listens on a free loopback port.
-    public init() throws(TestServerError) {
+    ///
+    /// - Parameter keepAlive: Whether answers keep the connection open for the client's next request.
+    public init(keepAlive: Bool = false) throws(TestServerError) {
         let (fd, port) = try Sockets.listener()
         self.port = port
+        self.keepAlive = keepAlive
         state.withLock { $0.listener = fd }
         try startAccepting(fd)
     }
@@ -154,7 +169,23 @@ public final class FaultServer: Sendable {
 
     private func serve(_ fd: Int32) {
         var buffer: [UInt8] = []
-        guard let request = FaultRequest.read(from: fd, buffer: &buffer) else { return finish(fd) }
+        while let request = FaultRequest.read(from: fd, buffer: &buffer) {
+            buffer.removeAll()
+            switch answer(fd, request) {
+            case .keepOpen where keepAlive: continue
+            case .keepOpen, .close: finish(fd)
+            case .reset: reset(fd)
+            case .closed: break
+            }
+            return
+        }
+        finish(fd)
+    }
+
+    /// What becomes of a connection after an answer.
+    private enum AfterAnswer { case keepOpen, close, reset, closed }
+
+    private func answer(_ fd: Int32, _ request: FaultRequest) -> AfterAnswer {
         let key = request.query["key"] ?? ""
         let (seen, ready) = state.withLock { state in
             state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
@@ -166,42 +197,73 @@ public final class FaultServer: Sendable {
         }
         ready.forEach { $0.resume() }
         let times = Int(request.query["times"] ?? "") ?? Int.max
-        if request.path == "/blob" { return serveBlob(fd, request, arrival: seen, faulty: seen <= times) }
+        if request.path == "/blob" {
+            serveBlob(fd, request, arrival: seen, faulty: seen <= times)
+            return .close
+        }
         switch seen > times ? "/ok" : request.path {
         case "/ok":
             respond(fd, status: 200, body: "ok")
         case "/status":
             let code = Int(request.query["code"] ?? "") ?? 503
-            let extra = request.query["retry_after"].map { "Retry-After: \($0.split(separator: "%20").joined(separator: " "))\r\n" } ?? ""
+            var extra = request.query["retry_after"].map { "Retry-After: \(Self.decoded($0))\r\n" } ?? ""
+            if let date = request.query["date"] { extra += "Date: \(Self.decoded(date))\r\n" }
+            if let expires = request.query["expires"] { extra += "Expires: \(Self.decoded(expires))\r\n" }
             respond(fd, status: code, body: "failure \(seen)", extraHeaders: extra)
         case "/reset":
-            return reset(fd)
+            return .reset
+        case "/close-after-read":
+            return .close  // the request was read whole; the connection closes without an answer
         case "/reset-mid-body":
             _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000))
-            return reset(fd)
+            return .reset
         case "/truncated":
             _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n" + String(repeating: "x", count: 500))
+            return .close
         case "/malformed":
             _ = send(fd, "HTTQ/9 two hundred\r\nthis is not http\r\n\r\n")
+            return .close
+        case "/big-header":
+            let bytes = Int(request.query["bytes"] ?? "") ?? 1 << 20
+            guard send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Big: ") else { return .close }
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+            var sent = 0
+            while sent < bytes {
+                guard sendBytes(fd, Array(piece.prefix(bytes - sent))) else { return .close }
+                sent += min(piece.count, bytes - sent)
+            }
+            _ = send(fd, "\r\n\r\nok")
+        case "/many-headers", "/folded":
+            let count = Int(request.query["count"] ?? "") ?? 10_000
+            let line = request.path == "/folded" ? " x\r\n" : "X-Many: x\r\n"
+            _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Folded: start\r\n"
+                + String(repeating: line, count: count) + "\r\nok")
+        case "/trailers":
+            _ = send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
+                + "2\r\nok\r\n0\r\nHTTP/1.1 500 Not a status\r\nX-Checksum: abc\r\n\r\n")
         case "/hang":
             var sink = [UInt8](repeating: 0, count: 1024)
             while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
+            return .close
         case "/drip":
             let bytes = Int(request.query["bytes"] ?? "") ?? 100
             let interval = UInt32(request.query["ms"] ?? "") ?? 100
-            guard send(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n") else { break }
+            guard send(fd, "HTTP/1.1 200 OK\r\nContent-Length: \(bytes)\r\nConnection: close\r\n\r\n") else { return .close }
             for _ in 0..<bytes {
                 usleep(interval * 1000)  // the fault itself: a server that sends slowly
                 guard send(fd, "x") else { break }
             }
+            return .close
         default:
             respond(fd, status: 404, body: "no such fault")
         }
-        finish(fd)
+        return .keepOpen
     }
 
+    /// A query value with `%20` turned back into spaces (the values the tests send are otherwise plain).
+    private static func decoded(_ value: String) -> String { value.split(separator: "%20", omittingEmptySubsequences: false).joined(separator: " ") }
+
     private func serveBlob(_ fd: Int32, _ request: FaultRequest, arrival: Int, faulty: Bool) {
-        defer { finish(fd) }
         let size = Int(request.query["size"] ?? "") ?? 1 << 20
         let changeAfter = Int(request.query["change_after"] ?? "") ?? Int.max
         let seed = (UInt64(request.query["seed"] ?? "") ?? 1) + (arrival > changeAfter ? 1 : 0)
@@ -216,7 +278,8 @@ public final class FaultServer: Sendable {
             let first = Int(range.dropFirst(6).dropLast())
         {
             let condition = request.headers["if-range"]
-            if condition == nil || condition == tag || (tag == nil && condition == modified) {
+            // `lie=1`: a range of the current version whatever `If-Range` says (a server that ignores it).
+            if condition == nil || condition == tag || (tag == nil && condition == modified) || request.query["lie"] == "1" {
                 guard first < size else {
                     _ = send(fd, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(size)\r\nContent-Length: 0\r\nConnection: close\r\n\(validators)\r\n")
                     return
@@ -238,7 +301,8 @@ public final class FaultServer: Sendable {
     }
 
     private func respond(_ fd: Int32, status: Int, body: String, extraHeaders: String = "") {
-        _ = send(fd, "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\(extraHeaders)\r\n\(body)")
+        let connection = keepAlive ? "" : "Connection: close\r\n"
+        _ = send(fd, "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n\(connection)\(extraHeaders)\r\n\(body)")
     }
 
     private func send(_ fd: Int32, _ text: String) -> Bool { sendBytes(fd, Array(text.utf8)) }
