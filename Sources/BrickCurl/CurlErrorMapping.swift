@@ -11,7 +11,8 @@ enum CurlErrorMapping {
         var exceededCap = false
         /// Whether the transfer was cancelled by the caller.
         var cancelled = false
-        /// Whether the engine refused the response head for its size.
+        /// Whether the response head was refused for its size (by the engine's cap, or by libcurl's limit on
+        /// one field, which libcurl reports as out of memory).
         var headTooLarge = false
         /// Whether the engine stopped libcurl from sending the request a second time.
         var refusedResend = false
@@ -52,9 +53,6 @@ enum CurlErrorMapping {
         case 16, 18, 52, 55, 56, 92: return .connectionLost
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tlsFailure
         case 23: return context.exceededCap ? .responseTooLarge : .other
-        // libcurl refuses a single header line over its own limit as "out of memory" ("Avoided giant
-        // realloc for header"): it is the server's answer that is wrong, not the memory.
-        case 27: return message.contains("header") ? .invalidResponse : .other
         case 42: return .cancelled
         case 47: return .tooManyRedirects
         case 63: return .responseTooLarge

@@ -49,7 +49,11 @@ extension EasyTransfer {
             return "the connection closed without an answer after the request was sent: it may have arrived, "
                 + "and a request that is not idempotent is not sent a second time"
         }
-        if headTooLarge { return "the response head passed \(transfer.request.options.maxHeaderSize) bytes" }
+        if headTooLarge {
+            return code == CURLE_OUT_OF_MEMORY
+                ? "a response header field is longer than libcurl accepts (100 KiB)"
+                : "the response head passed \(transfer.request.options.maxHeaderSize) bytes"
+        }
         if exceededCap { return "the response body passed \(transfer.request.options.maxBodySize) bytes" }
         let buffer = String(cString: handle.errorBuffer)
         return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer

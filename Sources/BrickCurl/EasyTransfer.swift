@@ -24,7 +24,8 @@ final class EasyTransfer {
     private(set) var headDelivered = false
     private(set) var body = Data()
     private(set) var exceededCap = false
-    /// Whether the response head passed ``TransportOptions/maxHeaderSize``, so that it was refused.
+    /// Whether the response head passed ``TransportOptions/maxHeaderSize`` (or libcurl's limit for one
+    /// field), so that it was refused.
     private(set) var headTooLarge = false
     /// How many times libcurl was about to send the request (its pre-request callback).
     private var sendCount = 0
@@ -85,6 +86,12 @@ final class EasyTransfer {
             return false
         }
         return true
+    }
+
+    /// Records what a failure with `code` says about the response: libcurl reports a single field over its
+    /// own limit (100 KiB) as "out of memory" while the head is being read; it is the head that is too large.
+    func noteFailure(_ code: CURLcode) {
+        if code == CURLE_OUT_OF_MEMORY && parser.byteCount > 0 && !parser.finalHeadComplete { headTooLarge = true }
     }
 
     /// libcurl's pre-request callback: libcurl is about to send the request on a connection (engine

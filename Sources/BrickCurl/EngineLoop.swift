@@ -111,6 +111,7 @@ final class EngineLoop {
             remove(easy)
             deliver(transfer, failure: failure)
         } else {
+            easy.noteFailure(code)
             let error = CurlErrorMapping.error(
                 code: Int(code.rawValue), message: easy.failureMessage(code), context: easy.readFailureContext())
             remove(easy)

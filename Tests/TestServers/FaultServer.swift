@@ -240,7 +240,7 @@ public final class FaultServer: Sendable {
                 + String(repeating: line, count: count) + "\r\nok")
         case "/trailers":
             _ = send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
-                + "2\r\nok\r\n0\r\nHTTP/1.1 500 Not a status\r\nX-Checksum: abc\r\n\r\n")
+                + "2\r\nok\r\n0\r\nHTTP/1.1 500 Not a status: x\r\nX-Checksum: abc\r\n\r\n")
         case "/hang":
             var sink = [UInt8](repeating: 0, count: 1024)
             while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}

@@ -8,6 +8,8 @@ public final class Nginx: Sendable {
     public let tlsPort: Int
     /// The self-signed certificate (PEM): the CA bundle a client must trust for ``tlsPort``.
     public let certificatePath: String
+    /// The certificate's public key as a libcurl pin, `sha256//<base64>`.
+    public let publicKeyPin: String
     public let directory: String
     /// Size of `/big.bin`.
     public static let bigFileSize = 256 << 20
@@ -42,6 +44,12 @@ public final class Nginx: Sendable {
             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
             "-keyout", directory + "/key.pem", "-out", certificatePath,
         ], logPath: directory + "/openssl.log")
+        try ChildProcess.run([
+            "/bin/sh", "-c",
+            "\(openssl) x509 -pubkey -noout -in '\(certificatePath)' | \(openssl) pkey -pubin -outform der"
+                + " | \(openssl) dgst -sha256 -binary | base64 > '\(directory)/pin.txt'",
+        ], logPath: directory + "/pin.log")
+        publicKeyPin = "sha256//" + Paths.read(directory + "/pin.txt").filter { !$0.isWhitespace }
         port = try Sockets.closedPort()
         tlsPort = try Sockets.closedPort()
         try Paths.write(Self.configuration(directory: directory, port: port, tlsPort: tlsPort), to: directory + "/nginx.conf")
@@ -87,6 +95,7 @@ public final class Nginx: Sendable {
                 ssl_certificate \(directory)/cert.pem;
                 ssl_certificate_key \(directory)/key.pem;
                 root \(directory)/www;
+                location = /to-http { return 302 http://127.0.0.1:\(port)/small; }
             }
         }
         """
