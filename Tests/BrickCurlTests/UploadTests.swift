@@ -81,32 +81,6 @@ import Testing
         #expect(error.kind == .uploadFailed)
     }
 
-    @Test func aFileBodyIsSentAgainAfterA307Redirect() async throws {
-        let path = try makeTestFile(size: 200_000, seed: 13)
-        defer { unlink(path) }
-        let target = try sink().url().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let url = try httpbin().url("/redirect-to?status_code=307&url=\(target)")
-        let response = try await send(url, method: .post, bodyParts: .file(path: path))
-        let answer = try SinkAnswer(json: response.body)
-        #expect(response.metrics.redirectCount == 1)
-        #expect(answer.length == 200_000)
-        #expect(answer.sha256 == (try sha256(ofFile: path)))
-    }
-
-    /// A stream cannot be rewound: after a 307 the transfer fails with `uploadFailed` if libcurl had already
-    /// read from it, and otherwise (the redirect came before any byte was read) the target gets it whole, once.
-    @Test func aStreamIsNeverSentHalfAfterA307Redirect() async throws {
-        let target = try sink().url().addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let url = try httpbin().url("/redirect-to?status_code=307&url=\(target)")
-        let body = RequestBody.stream(BodyStream(Chunks(chunks: [Data("once".utf8)]), length: 4))
-        do {
-            let answer = try SinkAnswer(json: try await send(url, method: .post, bodyParts: body).body)
-            #expect(answer.bytes == Data("once".utf8))
-        } catch let error as TransportError {
-            #expect(error.kind == .uploadFailed)
-        }
-    }
-
     @Test func aBodyWithoutContentTypeGetsNoneFromLibcurl() async throws {
         let answer = try SinkAnswer(json: try await send(try sink().url(), method: .post, body: Data("raw".utf8)).body)
         #expect(answer.contentType == "")

@@ -84,6 +84,29 @@ final class PostTo: SessionCall, POSTRequestType, AbsoluteURLType, DataResponseT
         #expect(origin.count == 1)
     }
 
+    /// A session's cache serves every caller of the session: an answer to a request with credentials is not
+    /// kept for the next caller (another token, or none), unless the server marked it `public`.
+    @Test(arguments: [["Authorization": "Bearer alice"], ["Cookie": "sid=alice"]] as [HTTPHeaders])
+    func anAnswerToCredentialsIsNotServedToTheNextCaller(credentials: HTTPHeaders) async throws {
+        let origin = try CountingServer(headers: [("Cache-Control", "max-age=300"), ("Set-Cookie", "sid=alice")])
+        let session = cachedSession()
+        let alice = await CachedGet(origin.url, session: session, headers: credentials).dataResponse()
+        let bob = await CachedGet(origin.url, session: session).dataResponse()
+        #expect(alice.cacheStatus == .miss && bob.cacheStatus == .miss)
+        #expect(bob.value == Data("answer 2".utf8))
+        #expect(origin.count == 2)
+    }
+
+    @Test func aPublicAnswerToCredentialsIsSharedWithoutItsCookie() async throws {
+        let origin = try CountingServer(headers: [("Cache-Control", "public, max-age=300"), ("Set-Cookie", "sid=alice")])
+        let session = cachedSession()
+        _ = await CachedGet(origin.url, session: session, headers: ["Authorization": "Bearer alice"]).dataResponse()
+        let bob = await CachedGet(origin.url, session: session).dataResponse()
+        #expect(bob.cacheStatus == .hit)
+        #expect(bob.response?.head.headers["Set-Cookie"] == nil)
+        #expect(origin.count == 1)
+    }
+
     @Test func aStaleResponseIsRevalidatedAndA304ServesTheStoredBody() async throws {
         let origin = try CountingServer(headers: [("ETag", "\"v1\""), ("Cache-Control", "max-age=0")])
         let session = cachedSession()

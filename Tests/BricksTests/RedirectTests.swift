@@ -30,6 +30,19 @@ final class RedirectCall: Component, RequestType, DataResponseType, NonAutoRetry
     }
 }
 
+/// A POST of a given body (a file or a stream), following redirects.
+final class FileRedirectCall: Component, POSTRequestType, RawBodyType, DataResponseType, NonAutoRetryType, NoValidationType {
+    let session: Session
+    let URLString: String
+    let rawBody: RequestBody
+    init(_ url: String, body: RequestBody, session: Session) {
+        self.session = session
+        self.URLString = url
+        self.rawBody = body
+        super.init()
+    }
+}
+
 /// Redirects are followed by the session, one request per hop: secrets stay with their origin, https is
 /// never downgraded, methods change as RFC 9110 says, and an unsafe method is not carried to another origin.
 @Suite struct RedirectTests {
@@ -95,6 +108,24 @@ final class RedirectCall: Component, RequestType, DataResponseType, NonAutoRetry
         let response = await call.dataResponse()
         #expect(response.response?.head.status == 307)
         #expect(response.response?.metrics.redirectCount == 0)
+    }
+
+    @Test func aFileBodyIsSentAgainAfterA307WithinTheOrigin() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("redirect-\(UInt64.random(in: 0...UInt64.max)).txt").path
+        let text = String(repeating: "brick ", count: 20_000)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { unlink(path) }
+        let call = FileRedirectCall(try redirect(to: "/anything", status: 307), body: .file(path: path), session: session)
+        let object = try JSONSerialization.jsonObject(with: try await call.dataResponse().result.get()) as? [String: Any]
+        #expect(object?["method"] as? String == "POST")
+        #expect(object?["data"] as? String == text)
+    }
+
+    /// A stream cannot be sent twice: a 307 to it is handed back rather than followed with half a body.
+    @Test func aStreamedBodyIsNotFollowedThroughA307() async throws {
+        let stream = RequestBody.stream(BodyStream(AsyncStream { $0.yield(Data("once".utf8)); $0.finish() }, length: 4))
+        let response = await FileRedirectCall(try redirect(to: "/anything", status: 307), body: stream, session: session).dataResponse()
+        #expect(response.response?.head.status == 307)
     }
 
     @Test func aRedirectFromHTTPSToHTTPIsRefused() async throws {

@@ -4,6 +4,8 @@ struct CacheControl: Equatable, Sendable {
     var noStore = false
     var noCache = false
     var mustRevalidate = false
+    /// `public`: the response may be shared, even when the request carried credentials.
+    var isPublic = false
 
     init(maxAge: Int?, noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false) {
         self.maxAge = maxAge
@@ -21,13 +23,21 @@ struct CacheControl: Equatable, Sendable {
                 let name = (parts.first ?? "").trimmingWhitespace.lowercased()
                 let value = parts.count > 1 ? parts[1].trimmingWhitespace.unquoted : nil
                 switch name {
-                case "max-age": maxAge = value.flatMap { Int($0) }.map { max(0, $0) } ?? 0
+                case "max-age": maxAge = Self.deltaSeconds(value.map { String($0) } ?? "")
                 case "no-store": noStore = true
                 case "no-cache": noCache = true
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
+                case "public": isPublic = true
                 default: continue
                 }
             }
         }
+    }
+
+    /// A delta-seconds value (RFC 9111 §1.2.2): digits, with anything past 2³¹ read as 2³¹ (a server's
+    /// number is bounded before it is used); anything that is not digits is 0, that is stale.
+    static func deltaSeconds(_ text: String) -> Int {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return 0 }
+        return min(Int(text) ?? 1 << 31, 1 << 31)
     }
 }

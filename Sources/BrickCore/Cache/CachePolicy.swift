@@ -8,12 +8,20 @@ enum CachePolicy {
     /// The longest heuristic freshness given to a response with only `Last-Modified` (RFC 9111 §4.2.2).
     static let heuristicCap: TimeInterval = 24 * 3600
 
-    /// Whether the answer `head` to `request` may be stored: a GET, a cacheable status, no `no-store`
-    /// either side, no `Vary: *`, and something to go on (freshness or a validator).
+    /// Fields that say who is asking: a response to a request that sent one of them belongs to that
+    /// identity.
+    static let credentialFields = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+    /// Whether the answer `head` to `request` (as sent, after interceptors) may be stored: a GET, a
+    /// cacheable status, no `no-store` either side, no `Vary: *`, something to go on (freshness or a
+    /// validator), and no credentials sent unless the response is `public`. A session's cache serves every
+    /// caller of the session, so an answer meant for one identity (a token, a cookie) must not be kept
+    /// where the next caller, with another token or none, would be served it.
     static func isStorable(_ head: ResponseHead, for request: TransportRequest) -> Bool {
         guard request.method == .get, cacheableStatuses.contains(head.status) else { return false }
         let response = CacheControl(head.headers)
         guard !response.noStore, !CacheControl(request.headers).noStore else { return false }
+        guard response.isPublic || !credentialFields.contains(where: { request.headers[$0] != nil }) else { return false }
         guard !varyNames(head).contains("*") else { return false }
         return response.maxAge != nil || head.headers["Expires"] != nil || head.headers["ETag"] != nil
             || head.headers["Last-Modified"] != nil

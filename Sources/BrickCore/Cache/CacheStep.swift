@@ -68,7 +68,9 @@ final class CacheStep {
         status = .miss
         guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
         var headers = response.head.headers
-        for framing in ["Content-Encoding", "Content-Length", "Transfer-Encoding"] { headers[framing] = nil }
+        // Framing fields describe the transfer, not the stored body; a cookie set for one caller is not
+        // handed to the next one the entry answers.
+        for field in ["Content-Encoding", "Content-Length", "Transfer-Encoding", "Set-Cookie"] { headers[field] = nil }
         await cache.store(CachedResponse(
             status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
             varyingFields: CachePolicy.varyingFields(of: request, for: response.head)), for: key)
