@@ -14,15 +14,22 @@ public struct BasicCredentials: Sendable, Equatable {
     public var authorization: String { "Basic " + Data("\(username):\(password)".utf8).base64EncodedString() }
 }
 
-/// Sets `Authorization: Basic …` on every attempt.
+/// Sets `Authorization: Basic …` on every attempt addressed where its ``scope`` allows (by default the
+/// session's origin).
 public struct BasicAuthenticator: Interceptor {
     public let credentials: BasicCredentials
-    public init(_ credentials: BasicCredentials) { self.credentials = credentials }
+    /// Where the credentials may go. Default is ``CredentialScope/sessionOrigin``.
+    public let scope: CredentialScope
+    public init(_ credentials: BasicCredentials, scope: CredentialScope = .sessionOrigin) {
+        self.credentials = credentials
+        self.scope = scope
+    }
 
     /// ``InterceptorPriority/library``: after the request's own headers, before logging.
     public var priority: InterceptorPriority { .library }
 
     public func adapt(_ request: inout TransportRequest, context: RequestContext) async throws {
+        guard scope.allows(context) else { return }
         request.headers["Authorization"] = credentials.authorization
     }
 }

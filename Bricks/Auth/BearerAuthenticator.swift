@@ -1,6 +1,8 @@
 import Synchronization
 
-/// Sets `Authorization: Bearer <token>` on every attempt, and handles a 401 for every request at once:
+/// Sets `Authorization: Bearer <token>` on every attempt addressed where its ``scope`` allows (by default
+/// the session's origin: a token never follows a URL to another server), and handles a 401 for every
+/// request at once:
 /// the first request refused with the current token starts one refresh, every other request refused
 /// meanwhile waits for that same refresh, and each is then replayed once with the new token. When the
 /// refresh fails, all of them fail with ``AuthenticationError/refreshFailed(_:)``.
@@ -15,10 +17,15 @@ public final class BearerAuthenticator: Interceptor {
     }
 
     private let provider: any TokenProvider
+    /// Where the token may go. Default is ``CredentialScope/sessionOrigin``.
+    public let scope: CredentialScope
     private let state = Mutex(State())
 
-    /// An authenticator drawing tokens from `provider`.
-    public init(provider: any TokenProvider) { self.provider = provider }
+    /// An authenticator drawing tokens from `provider`, sending them only where `scope` allows.
+    public init(provider: any TokenProvider, scope: CredentialScope = .sessionOrigin) {
+        self.provider = provider
+        self.scope = scope
+    }
 
     /// ``InterceptorPriority/library``: after the request's own headers, before logging.
     public var priority: InterceptorPriority { .library }
@@ -27,6 +34,7 @@ public final class BearerAuthenticator: Interceptor {
     public static let replayReason = "bearer token refreshed after 401"
 
     public func adapt(_ request: inout TransportRequest, context: RequestContext) async throws {
+        guard scope.allows(context) else { return }
         request.headers["Authorization"] = "Bearer " + (try await token())
     }
 

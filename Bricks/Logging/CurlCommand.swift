@@ -3,7 +3,7 @@ public enum CurlCommand {
     /// The command for `request`. In-memory bodies are inlined; a body that is one file becomes
     /// `--data-binary @path`; other file and stream bodies are described, not read.
     public static func render(_ request: TransportRequest, redaction: Redaction = Redaction()) -> String {
-        var words = ["curl", "-X", request.method.rawValue, quote(redaction.url(request.url))]
+        var words = ["curl", "-X", quote(request.method.rawValue), quote(redaction.url(request.url))]
         for field in request.headers {
             words += ["-H", quote("\(field.name): \(redaction.header(field.name, field.value))")]
         }

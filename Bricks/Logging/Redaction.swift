@@ -15,10 +15,12 @@ public struct Redaction: Sendable {
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api-key", "x-auth-token",
         "x-access-token", "x-csrf-token", "x-xsrf-token",
     ]
-    /// Tokens, keys, passwords and secrets passed in query strings.
+    /// Tokens, keys, passwords and secrets passed in query strings, OAuth codes, and the signatures and
+    /// credentials of presigned URLs (AWS, Google Cloud, Azure).
     public static let standardQuery: Set<String> = [
-        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret",
-        "client_secret", "signature", "sig",
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "passwd", "secret",
+        "client_secret", "signature", "sig", "code", "auth", "session", "sessionid", "jwt",
+        "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential",
     ]
 
     /// The text put in place of a hidden value.
@@ -29,17 +31,44 @@ public struct Redaction: Sendable {
         headerNames.contains(name.lowercased()) ? Self.placeholder : value
     }
 
-    /// `url` with the values of secret query parameters replaced (before any fragment).
+    /// `url` with a password in its user info and the values of secret query parameters (names compared
+    /// after percent-decoding, so `access%5Ftoken` is `access_token`) replaced, before any fragment.
     public func url(_ url: String) -> String {
+        let url = Self.withoutPassword(url)
         guard let question = url.firstIndex(of: "?") else { return url }
         let fragment = url[question...].firstIndex(of: "#") ?? url.endIndex
         let pairs = url[url.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false)
         let cleaned = pairs.map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), queryNames.contains(pair[..<equals].lowercased()) else {
+            guard let equals = pair.firstIndex(of: "="), queryNames.contains(Self.percentDecoded(pair[..<equals]).lowercased()) else {
                 return String(pair)
             }
             return pair[...equals] + Self.placeholder
         }
         return url[...question] + cleaned.joined(separator: "&") + url[fragment...]
+    }
+
+    /// `url` with the password of `scheme://user:password@host` replaced.
+    static func withoutPassword(_ url: String) -> String {
+        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[schemeEnd.upperBound..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
+        return url[..<authority.index(after: colon)] + placeholder + url[at...]
+    }
+
+    /// `text` with `%XX` escapes decoded (invalid ones kept as they are).
+    static func percentDecoded(_ text: Substring) -> String {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2, let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -21,29 +21,38 @@ public struct RequestContext: Sendable {
     public let autoRetryConfiguration: AutoRetryConfiguration
     /// The request of this attempt: as built before `adapt`, and as sent when responses are processed.
     public internal(set) var request: TransportRequest
+    /// The base URL of the session running the request (``Session/Configuration/baseURL``), which decides
+    /// where credentials go by default (``CredentialScope/sessionOrigin``).
+    public let sessionBaseURL: String?
 
     /// Creates a context; the session makes them, and tests of interceptors may too.
     public init(
         requestName: String, attempt: Int = 1, previousAttempts: [AttemptRecord] = [], modifiers: [any RequestModifier] = [],
-        requestLogging: RequestLogging? = nil, autoRetryConfiguration: AutoRetryConfiguration = .none, request: TransportRequest
+        requestLogging: RequestLogging? = nil, autoRetryConfiguration: AutoRetryConfiguration = .none, request: TransportRequest,
+        sessionBaseURL: String? = nil
     ) {
         self.init(name: .text(requestName), attempt: attempt, previousAttempts: previousAttempts, modifiers: modifiers,
-                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request)
+                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request,
+                  sessionBaseURL: sessionBaseURL)
     }
 
     /// A context for a request of type `requestType`.
     init(
         requestType: any Any.Type, attempt: Int, previousAttempts: [AttemptRecord], modifiers: [any RequestModifier],
-        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest
+        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest,
+        sessionBaseURL: String?
     ) {
         self.init(name: .type(requestType), attempt: attempt, previousAttempts: previousAttempts, modifiers: modifiers,
-                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request)
+                  requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, request: request,
+                  sessionBaseURL: sessionBaseURL)
     }
 
     private init(
         name: Name, attempt: Int, previousAttempts: [AttemptRecord], modifiers: [any RequestModifier],
-        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest
+        requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration, request: TransportRequest,
+        sessionBaseURL: String?
     ) {
+        self.sessionBaseURL = sessionBaseURL
         self.name = name
         self.attempt = attempt
         self.previousAttempts = previousAttempts

@@ -95,7 +95,7 @@ extension Session {
         RequestContext(
             requestType: plan.requestType, attempt: attempt, previousAttempts: previousAttempts,
             modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
-            autoRetryConfiguration: plan.autoRetryConfiguration, request: request)
+            autoRetryConfiguration: plan.autoRetryConfiguration, request: request, sessionBaseURL: configuration.baseURL)
     }
 
     /// The session's and the plan's interceptors, in running order.

@@ -6,9 +6,10 @@ import Glibc
 final class CurlEngine: Sendable {
     let mailbox: EngineMailbox
 
-    /// Initializes libcurl once per process and ignores SIGPIPE, which a reset socket would otherwise raise.
+    /// Initializes libcurl once per process. SIGPIPE is left as the application set it (a process-wide
+    /// ignore would be inherited by every program the application spawns): the engine thread, where all
+    /// of libcurl's socket writes happen, blocks it instead (``EngineLoop/run()``).
     private static let processSetup: Void = {
-        signal(SIGPIPE, SIG_IGN)
         curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 

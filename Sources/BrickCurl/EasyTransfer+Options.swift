@@ -30,7 +30,8 @@ extension EasyTransfer {
         // A proxy's answer to CONNECT is not the response: keep it out of the head.
         setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
-        setter.long(CURLOPT_TIMEOUT_MS, options.timeout?.curlMilliseconds ?? 0)
+        let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
+        setter.long(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)
         if let limit = options.lowSpeedLimit {
             setter.long(CURLOPT_LOW_SPEED_LIMIT, max(1, limit))
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)

@@ -11,10 +11,10 @@ enum EngineCommand: Sendable {
     case shutdown
 }
 
-/// The only door into the engine thread: a lock-protected command queue plus a pipe that the engine
+/// The only door into the engine thread: a lock-protected command queue plus an eventfd that the engine
 /// watches while it sleeps in `curl_multi_poll`.
 ///
-/// The pipe belongs to the mailbox (closed in `deinit`), not to the multi handle, so a poster signals it
+/// The eventfd belongs to the mailbox (closed in `deinit`), not to the multi handle, so a poster signals it
 /// after releasing the lock: the engine it wakes never has to wait for the poster's lock, and a late signal
 /// after the engine has shut down is harmless. It is signalled only when the engine said it would sleep.
 final class EngineMailbox: Sendable {
@@ -25,27 +25,24 @@ final class EngineMailbox: Sendable {
     }
 
     private let state = Mutex(State())
-    /// The engine's wake-up pipe (read end, write end): non-blocking, so that neither a signal nor a drain
-    /// can ever block.
+    /// The engine's wake-up eventfd: non-blocking, so that neither a signal nor a drain can ever block, and
+    /// close-on-exec from its creation, so that no process spawned meanwhile inherits it.
     let wakeupFD: Int32
-    private let signalFD: Int32
 
-    /// - Returns: `nil` if the system refuses a pipe (out of file descriptors).
+    /// `eventfd(2)`, which Swift's Glibc module does not export: looked up at run time.
+    private static let eventFD: (@convention(c) (UInt32, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "eventfd") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UInt32, Int32) -> Int32).self)
+    }()
+
+    /// - Returns: `nil` if the system refuses an eventfd (out of file descriptors).
     init?() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakeupFD = ends[0]
-        signalFD = ends[1]
+        // EFD_CLOEXEC and EFD_NONBLOCK are O_CLOEXEC and O_NONBLOCK on Linux.
+        guard let descriptor = Self.eventFD?(0, O_CLOEXEC | O_NONBLOCK), descriptor >= 0 else { return nil }
+        wakeupFD = descriptor
     }
 
-    deinit {
-        Glibc.close(wakeupFD)
-        Glibc.close(signalFD)
-    }
+    deinit { Glibc.close(wakeupFD) }
 
     /// Queues `command` and wakes the engine if it sleeps. Returns `false` once the engine has shut down.
     @discardableResult
@@ -58,8 +55,8 @@ final class EngineMailbox: Sendable {
             return (true, true)
         }
         if wake {
-            var byte: UInt8 = 1
-            _ = write(signalFD, &byte, 1)  // EAGAIN only when the pipe is full: the engine is woken anyway
+            var one: UInt64 = 1
+            _ = write(wakeupFD, &one, 8)  // EAGAIN only when the counter is full: the engine is woken anyway
         }
         return accepted
     }
@@ -83,10 +80,10 @@ final class EngineMailbox: Sendable {
         }
     }
 
-    /// Empties the pipe after it woke the engine (engine thread).
+    /// Resets the eventfd after it woke the engine (engine thread): one read takes the whole count.
     func acknowledgeWakeup() {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        while withUnsafeMutableBytes(of: &bytes, { read(wakeupFD, $0.baseAddress, $0.count) }) == 16 {}
+        var count: UInt64 = 0
+        _ = read(wakeupFD, &count, 8)
     }
 
     /// Refuses further commands and returns those still queued.

@@ -124,7 +124,9 @@ final class UploadSource {
     }
 
     private static func open(_ path: String) throws(TransportError) -> (Int32, Int64) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, on the engine thread,
+        // stalling every transfer. It is refused just below, like any file that is not regular.
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw TransportError(.uploadFailed, osErrno: errno, message: "cannot open \(path): \(String(cString: strerror(errno)))")
         }

@@ -5,9 +5,14 @@
 public struct TransportOptions: Sendable, Equatable {
     /// How long a connection may take to set up (DNS, TCP and TLS). Default is 30 seconds.
     public var connectTimeout: Duration = .seconds(30)
-    /// How long the whole request may take, or `nil` for no limit. Default is `nil`; the low-speed limit
-    /// still ends a stalled transfer.
+    /// How long the whole request may take, or `nil` for no limit of its own. Default is `nil`: collected
+    /// responses are then bounded by ``collectTimeout``, and the low-speed limit still ends a stalled transfer.
     public var timeout: Duration?
+    /// How long a collected response (``TransportTransfer/response()``) may take in all when ``timeout`` is
+    /// `nil`, so that a server sending a byte now and then (fast enough for the low-speed limit) cannot hold
+    /// a call forever. Streams and downloads are not bounded by it: they are meant to run long. Default is
+    /// 5 minutes; `nil` for none.
+    public var collectTimeout: Duration? = .seconds(300)
     /// A transfer slower than ``lowSpeedLimit`` bytes per second for ``lowSpeedTime`` is ended as stalled.
     /// Default is 1 byte/s for 60 s; `nil` disables the check.
     public var lowSpeedLimit: Int? = 1

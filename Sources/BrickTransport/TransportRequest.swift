@@ -41,17 +41,35 @@ public struct TransportRequest: Sendable {
         let verdict = url.withUTF8 { Self.check(url: $0) }
         switch verdict {
         case .valid: break
-        case .notAbsolute: throw TransportError(.invalidURL, message: "not an absolute URL: \(url.debugDescription)")
+        case .notAbsolute: throw TransportError(.invalidURL, message: "not an absolute URL: \(Self.forMessages(url))")
         case .scheme(let scheme):
             throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(scheme.lowercased())")
-        case .noHost: throw TransportError(.invalidURL, message: "URL has no host: \(url.debugDescription)")
+        case .noHost: throw TransportError(.invalidURL, message: "URL has no host: \(Self.forMessages(url))")
         case .controlCharacter:
-            throw TransportError(.invalidURL, message: "URL holds a space or control character: \(url.debugDescription)")
+            throw TransportError(.invalidURL, message: "URL holds a space or control character: \(Self.forMessages(url))")
         }
         guard method.isValidToken else {
             throw TransportError(.invalidRequest, message: "invalid method \(method.rawValue.debugDescription)")
         }
         try headers.validate()
+    }
+
+    /// `url` as error messages show it: quoted, without its user info, query or fragment (which may hold
+    /// passwords, tokens and signatures), which are replaced by `…`.
+    public static func forMessages(_ url: String) -> String {
+        var shown = Substring(url)
+        var cut = false
+        if let end = shown.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+            shown = shown[..<end]
+            cut = true
+        }
+        if let schemeEnd = shown.firstRange(of: "://") {
+            let authority = shown[schemeEnd.upperBound...].prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@") {
+                shown = shown[..<schemeEnd.upperBound] + "…@" + shown[shown.index(after: at)...]
+            }
+        }
+        return (String(shown) + (cut ? "…" : "")).debugDescription
     }
 
     /// The URL's host, lowercased, without brackets, port or user info; `nil` when the URL has none.

@@ -5,6 +5,7 @@ import InMemoryLogging
 import Logging
 import Synchronization
 import Testing
+import TestServers
 
 /// Hands out `token-0`, then `token-1`, `token-2`… on refresh; counts the refreshes; can be told to fail.
 final class CountingProvider: TokenProvider {
@@ -45,6 +46,42 @@ final class Secret: Component, GETRequestType, CustomSessionRequestType, BearerA
 final class Basic: Component, GETRequestType, APISessionRequestType, BasicAuthType, DataResponseType {
     var path: String { "https://basic.test/" }
     var basicCredentials: BasicCredentials { BasicCredentials(username: "Aladdin", password: "open sesame") }
+}
+
+/// A bearer-authenticated GET of `path` through a session of the test's choosing.
+final class TokenCall: Component, GETRequestType, BearerAuthType, DataResponseType {
+    let session: Session
+    let path: String
+    let bearerAuthenticator: BearerAuthenticator
+    init(_ path: String, session: Session, authenticator: BearerAuthenticator) {
+        self.session = session
+        self.path = path
+        bearerAuthenticator = authenticator
+        super.init()
+    }
+}
+
+/// Credentials stay with the origin they belong to: httpbin under `127.0.0.1` is the session's origin, and
+/// the same httpbin under `localhost` is another one.
+@Suite struct CredentialScopeTests {
+    func authorization(_ path: String, scope: CredentialScope = .sessionOrigin) async throws -> String? {
+        let httpbin = try Httpbin.shared.get()
+        let session = Session(configuration: Session.Configuration(baseURL: httpbin.url("")))
+        let call = TokenCall(path, session: session, authenticator: BearerAuthenticator(provider: CountingProvider(), scope: scope))
+        let echo = try JSONSerialization.jsonObject(with: try await call.response()) as? [String: Any]
+        return (echo?["headers"] as? [String: String])?["Authorization"]
+    }
+
+    @Test func aTokenGoesToTheSessionsOrigin() async throws {
+        #expect(try await authorization("/headers") == "Bearer token-0")
+    }
+
+    @Test func aTokenDoesNotFollowAnAbsoluteURLToAnotherOrigin() async throws {
+        let port = try Httpbin.shared.get().port
+        #expect(try await authorization("http://localhost:\(port)/headers") == nil)
+        #expect(try await authorization("http://localhost:\(port)/headers", scope: .origins(["http://localhost:\(port)"])) == "Bearer token-0")
+        #expect(try await authorization("http://localhost:\(port)/headers", scope: .anyOrigin) == "Bearer token-0")
+    }
 }
 
 /// Answers 200 to `Bearer <fresh>` and 401 to anything else.
@@ -128,7 +165,7 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
         #expect(text.contains("X-Visible: yes"))
         #expect(text.contains("→ 200"))
         #expect(text.contains("< body: welcome"))
-        #expect(text.contains(#"curl -X POST 'https://log.test/login?user=ada&access_token=<redacted>&page=2'"#))
+        #expect(text.contains(#"curl -X 'POST' 'https://log.test/login?user=ada&access_token=<redacted>&page=2'"#))
         #expect(text.contains(#"--data-binary 'note=it%27s'"#))
     }
 
@@ -144,7 +181,30 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 
     @Test func curlCommandQuotesForTheShell() {
         let request = TransportRequest(method: .put, url: "https://q.test/a", headers: ["X-Q": "it's"], body: .file(path: "/tmp/f b"))
-        #expect(CurlCommand.render(request) == #"curl -X PUT 'https://q.test/a' -H 'X-Q: it'\''s' --data-binary '@/tmp/f b'"#)
+        #expect(CurlCommand.render(request) == #"curl -X 'PUT' 'https://q.test/a' -H 'X-Q: it'\''s' --data-binary '@/tmp/f b'"#)
+        // A method is a token, but one from elsewhere is quoted all the same.
+        let odd = TransportRequest(method: HTTPMethod("X;rm"), url: "https://q.test/a")
+        #expect(CurlCommand.render(odd) == #"curl -X 'X;rm' 'https://q.test/a'"#)
+    }
+
+    @Test(arguments: [
+        ("https://ada:pa55word@h.test/a?x=1", "https://ada:<redacted>@h.test/a?x=1"),
+        ("https://h.test/o?X-Amz-Credential=AKIA&X-Amz-Signature=abc&X-Amz-Expires=60",
+         "https://h.test/o?X-Amz-Credential=<redacted>&X-Amz-Signature=<redacted>&X-Amz-Expires=60"),
+        ("https://h.test/cb?code=4/0Ab&state=s1", "https://h.test/cb?code=<redacted>&state=s1"),
+        ("https://h.test/b?sv=2024&sig=Zm9v%3D", "https://h.test/b?sv=2024&sig=<redacted>"),
+        ("https://h.test/p?access%5Ftoken=t0k&page=2", "https://h.test/p?access%5Ftoken=<redacted>&page=2"),
+    ])
+    func urlsAreRedactedOfPasswordsSignaturesAndEncodedNames(url: String, expected: String) {
+        #expect(Redaction().url(url) == expected)
+    }
+
+    @Test func transportErrorsShowURLsWithoutUserInfoOrQuery() {
+        let request = TransportRequest(url: "https://ada:pa55@h.test/a b?token=t0k")
+        let error = #expect(throws: TransportError.self) { try request.validate() }
+        #expect(error?.message.contains("pa55") == false)
+        #expect(error?.message.contains("t0k") == false)
+        #expect(error?.message.contains("h.test/a b") == true)
     }
 }
 
