@@ -7,7 +7,8 @@ enum CurlErrorMapping {
         var osErrno: Int32 = 0
         /// Whether a connection had been made or reused (connect or pre-transfer time > 0).
         var connected = false
-        /// Whether the engine aborted the body because it passed the size cap.
+        /// Whether the body passed a cap: the size cap, the decompression ratio, or libcurl's buffer for a
+        /// paused transfer.
         var exceededCap = false
         /// Whether the transfer was cancelled by the caller.
         var cancelled = false
@@ -29,6 +30,7 @@ enum CurlErrorMapping {
         if context.cancelled { return .cancelled }
         if context.refusedResend { return .connectionLost }
         if context.headTooLarge { return .invalidResponse }
+        if context.exceededCap { return .responseTooLarge }
         switch code {
         case 1:
             // The first URL's scheme is checked before sending, so this is a redirect to another scheme, or
@@ -52,7 +54,6 @@ enum CurlErrorMapping {
         case 8, 61: return .invalidResponse
         case 16, 18, 52, 55, 56, 92: return .connectionLost
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tlsFailure
-        case 23: return context.exceededCap ? .responseTooLarge : .other
         case 42: return .cancelled
         case 47: return .tooManyRedirects
         case 63: return .responseTooLarge

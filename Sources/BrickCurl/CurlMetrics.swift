@@ -36,7 +36,7 @@ extension EasyTransfer {
         context.osErrno = Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO))
         // A reused connection has no connect time of its own, but it did reach the request phase.
         context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0 || offset(CURLINFO_PRETRANSFER_TIME_T) > 0
-        context.exceededCap = exceededCap
+        context.exceededCap = exceededCap || inflatedPastRatio
         context.headTooLarge = headTooLarge
         context.refusedResend = refusedResend
         context.cancelled = transfer.isCancelled
@@ -55,6 +55,11 @@ extension EasyTransfer {
                 : "the response head passed \(transfer.request.options.maxHeaderSize) bytes"
         }
         if exceededCap { return "the response body passed \(transfer.request.options.maxBodySize) bytes" }
+        if inflatedPastRatio {
+            return code == CURLE_OUT_OF_MEMORY
+                ? "the body decompressed past libcurl's buffer for a paused transfer (64 MiB)"
+                : "the body decompressed to more than \(transfer.request.options.maxDecompressionRatio ?? 0) times the bytes received"
+        }
         let buffer = String(cString: handle.errorBuffer)
         return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
     }

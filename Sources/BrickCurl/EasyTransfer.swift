@@ -24,6 +24,10 @@ final class EasyTransfer {
     private(set) var headDelivered = false
     private(set) var body = Data()
     private(set) var exceededCap = false
+    /// Whether the decompressed body outgrew ``TransportOptions/maxDecompressionRatio``.
+    private(set) var inflatedPastRatio = false
+    /// Body bytes handed to the write callback, decompressed.
+    private var decodedBytes = 0
     /// Whether the response head passed ``TransportOptions/maxHeaderSize`` (or libcurl's limit for one
     /// field), so that it was refused.
     private(set) var headTooLarge = false
@@ -55,6 +59,11 @@ final class EasyTransfer {
 
     /// libcurl's write callback: a piece of body (engine thread).
     func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
+        decodedBytes += bytes.count
+        if decodedBytes > Self.ratioFloor, let ratio = transfer.request.options.maxDecompressionRatio, inflatesPast(ratio) {
+            inflatedPastRatio = true
+            return 0
+        }
         switch mode {
         case .collect:
             guard body.count + bytes.count <= transfer.request.options.maxBodySize else {
@@ -77,6 +86,18 @@ final class EasyTransfer {
         }
     }
 
+    /// Decompressed bytes a body may reach before its ratio to the received bytes is checked.
+    private static let ratioFloor = 1 << 20
+
+    /// Whether the body decompressed so far is more than `ratio` times the bytes received (libcurl counts
+    /// received body bytes before decoding).
+    private func inflatesPast(_ ratio: Int) -> Bool {
+        var received: curl_off_t = 0
+        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_SIZE_DOWNLOAD_T, &received)
+        let (limit, overflow) = max(Int(received), 1).multipliedReportingOverflow(by: max(ratio, 1))
+        return !overflow && decodedBytes > limit
+    }
+
     /// libcurl's header callback: one header line (engine thread). `false` refuses the response: its head
     /// (trailers included) passed ``TransportOptions/maxHeaderSize``.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -90,8 +111,11 @@ final class EasyTransfer {
 
     /// Records what a failure with `code` says about the response: libcurl reports a single field over its
     /// own limit (100 KiB) as "out of memory" while the head is being read; it is the head that is too large.
+    /// After the head, the same code means the body decompressed past libcurl's buffer for a paused
+    /// transfer (64 MiB): a body inflating far beyond what arrived.
     func noteFailure(_ code: CURLcode) {
-        if code == CURLE_OUT_OF_MEMORY && parser.byteCount > 0 && !parser.finalHeadComplete { headTooLarge = true }
+        guard code == CURLE_OUT_OF_MEMORY, parser.byteCount > 0 else { return }
+        if parser.finalHeadComplete { inflatedPastRatio = true } else { headTooLarge = true }
     }
 
     /// libcurl's pre-request callback: libcurl is about to send the request on a connection (engine

@@ -27,6 +27,11 @@ public struct TransportOptions: Sendable, Equatable {
     public var maxBodySize = 64 << 20
     /// Whether to ask for compressed bodies (gzip, deflate, br, zstd) and decompress them. Default is `true`.
     public var automaticDecompression = true
+    /// The most a decompressed body may outgrow the bytes that arrived, once it passes 1 MiB: past it the
+    /// transfer fails with ``TransportError/Kind/responseTooLarge`` (a "decompression bomb" inflates a
+    /// small download into gigabytes). Applies to collected and streamed bodies. Default is 250 (JSON and
+    /// text usually compress 5–20 times); `nil` for no limit.
+    public var maxDecompressionRatio: Int? = 250
     /// A PEM file of certificate authorities to trust instead of the system's: only the authorities in this
     /// file are trusted then (the system's bundle and directory are not). TLS 1.2 is the oldest version
     /// spoken either way. Default is `nil`: the system's bundle.

@@ -89,3 +89,31 @@ import Testing
         #expect(current.__sigaction_handler.sa_handler == nil)  // SIG_DFL
     }
 }
+
+/// A body that inflates far beyond what arrived (100 MiB of zeros sent as ~100 KiB of gzip) fails with
+/// `responseTooLarge`, collected or streamed, instead of filling memory.
+@Suite struct DecompressionBombTests {
+    @Test func aCollectedBombFailsAtTheRatio() async throws {
+        let error = try await failure(try nginx().url("/bomb"))
+        #expect(error.kind == .responseTooLarge)
+        #expect(error.message.contains("decompressed"))
+    }
+
+    @Test func aStreamedBombFailsAtTheRatio() async throws {
+        let stream = try transport().makeTransfer(for: TransportRequest(url: try nginx().url("/bomb"))).events()
+        var received = 0
+        let error = await #expect(throws: TransportError.self) {
+            for try await event in stream { if case .body(let chunk) = event { received += chunk.count } }
+        }
+        #expect(error?.kind == .responseTooLarge, "\(String(describing: error))")
+        #expect(received < 64 << 20)
+    }
+
+    @Test func aBombIsDeliveredWhenTheRatioIsLifted() async throws {
+        var options = TransportOptions()
+        options.maxDecompressionRatio = nil
+        options.maxBodySize = 128 << 20
+        let response = try await send(try nginx().url("/bomb"), options: options)
+        #expect(response.body.count == 100 << 20)
+    }
+}

@@ -1,7 +1,8 @@
 import Glibc
 
 /// nginx (Debian's) on two free loopback ports: plain HTTP/1.1 and HTTP/2 over TLS with a self-signed
-/// certificate made at start. It serves a 100-byte file, two large sparse files, and logs each request's
+/// certificate made at start. It serves a 100-byte file, two large sparse files, a gzip bomb (`/bomb`), a
+/// redirect from TLS to plain HTTP (`/to-http`), and logs each request's
 /// connection number so that tests can count connections.
 public final class Nginx: Sendable {
     public let port: Int
@@ -38,6 +39,8 @@ public final class Nginx: Sendable {
             fclose(file)
             chmod(www + "/" + name, 0o644)
         }
+        // A decompression bomb: 100 MiB of zeros, gzipped to ~100 KiB, served as a gzip-encoded body.
+        try ChildProcess.run(["/bin/sh", "-c", "head -c 104857600 /dev/zero | gzip -9 > '\(www)/bomb.gz'"], logPath: "/dev/null")
         certificatePath = directory + "/cert.pem"
         try ChildProcess.run([
             openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
@@ -89,6 +92,7 @@ public final class Nginx: Sendable {
                 listen 127.0.0.1:\(port);
                 root \(directory)/www;
                 location /status { stub_status; }
+                location = /bomb { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/bomb.gz; }
             }
             server {
                 listen 127.0.0.1:\(tlsPort) ssl http2;
