@@ -119,3 +119,18 @@ import Testing
         #expect(!CachePolicy.matches(stored, get(["Accept-Language": "cs", "Accept": "text/html"])))
     }
 }
+
+/// `Content-Range` from a server is bounded before the resume arithmetic uses it.
+@Suite struct ContentRangeTests {
+    @Test(arguments: [
+        "bytes 0-9223372036854775807/*", "bytes 5-4/10", "bytes -1-3/10", "bytes 0-9/9", "bytes 0-99999999999999999999/*", "items 0-9/10",
+    ])
+    func refusesARangeThatCannotBeUsed(value: String) {
+        #expect(ContentRange(value) == nil)
+    }
+
+    @Test func readsAUsableRange() {
+        let range = ContentRange("bytes 100-199/1000")
+        #expect(range?.first == 100 && range?.end == 200 && range?.complete == 1000)
+    }
+}
