@@ -57,7 +57,7 @@ let package = Package(
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
-        .target(name: "LoopbackServer", swiftSettings: strict),
+        .target(name: "LoopbackServer", dependencies: ["BrickTransport"], swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(name: "FloorBench", dependencies: ["CCurl", "CCurlShim", "BenchSupport"], swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
-        .target(name: "TestServers", dependencies: ["LoopbackServer"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
+        .target(name: "TestServers", dependencies: ["LoopbackServer", "BrickTransport"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),

@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// Sets `Authorization: Bearer <token>` on every attempt addressed where its ``scope`` allows (by default
 /// the session's origin: a token never follows a URL to another server), and handles a 401 for every
@@ -19,7 +19,7 @@ public final class BearerAuthenticator: Interceptor {
     private let provider: any TokenProvider
     /// Where the token may go. Default is ``CredentialScope/sessionOrigin``.
     public let scope: CredentialScope
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An authenticator drawing tokens from `provider`, sending them only where `scope` allows.
     public init(provider: any TokenProvider, scope: CredentialScope = .sessionOrigin) {

@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// A transfer that follows redirects by ``RedirectRule``: each hop is a transfer of its own on the
 /// transport, built by the rule (fields filtered by origin, method rewritten, downgrades refused), so
@@ -19,7 +19,7 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
 
     private let transport: any Transport
     private let first: TransportRequest
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(transport: any Transport, request: TransportRequest) {
         self.transport = transport

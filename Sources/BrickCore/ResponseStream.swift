@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// The events of a streamed request: `.head`, then `.body` chunks as they arrive, then `.end` with the
 /// metrics. Iterate it once; stopping early cancels the transfer.
@@ -63,10 +63,10 @@ final class StreamStarter: Sendable {
         case cancelled
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
-        state = Mutex(.idle(start))
+        state = Locked(.idle(start))
     }
 
     func begin() async throws(BrickError) -> (TransportEventStream, Registration) {

@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// The transfers a session is running, by dispatch number, with the component that started each.
 final class RunningRegistry: Sendable {
@@ -15,7 +15,7 @@ final class RunningRegistry: Sendable {
         var entries: [UInt64: Entry] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Records a running transfer; returns the number to remove it with.
     ///

@@ -21,6 +21,14 @@ final class CurlEngine: Sendable {
         guard let mailbox = EngineMailbox() else { return nil }
         self.mailbox = mailbox
         guard let multi = curl_multi_init() else { return nil }
+        // The multi handle closes connections through an internal handle that takes `CURLOPT_NOSIGNAL`
+        // from the last handle added; until one is, it ignores SIGPIPE process-wide around closing (see
+        // `EasyHandle.make()`). Adding one of ours at once gives it the setting even if nothing is sent.
+        if let first = EasyHandle.make() {
+            _ = curl_multi_add_handle(multi, first.raw)
+            _ = curl_multi_remove_handle(multi, first.raw)
+            first.destroy()
+        }
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)

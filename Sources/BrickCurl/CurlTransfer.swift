@@ -1,6 +1,5 @@
 import BrickTransport
 import FoundationEssentials
-import Synchronization
 
 /// One request on its way through the engine, as the rest of the program sees it.
 ///
@@ -32,7 +31,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
 
     let request: TransportRequest
     private let transport: CurlTransport
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(request: TransportRequest, transport: CurlTransport) {
         self.request = request

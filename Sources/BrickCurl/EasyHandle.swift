@@ -1,13 +1,18 @@
 import CCurl
+import CCurlShim
 
 /// A libcurl easy handle and its error buffer, made and freed together.
 struct EasyHandle {
     let raw: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
 
-    /// A new handle, or `nil` if libcurl is out of memory.
+    /// A new handle, or `nil` if libcurl is out of memory. It is made with `CURLOPT_NOSIGNAL` at once:
+    /// without it, libcurl ignores SIGPIPE process-wide around some calls (freeing the handle among them)
+    /// and restores it afterwards, which races with the same dance on other threads and can leave SIGPIPE
+    /// ignored for the whole process.
     static func make() -> EasyHandle? {
         guard let raw = curl_easy_init() else { return nil }
+        _ = brick_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1)
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
         buffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
         return EasyHandle(raw: raw, errorBuffer: buffer)

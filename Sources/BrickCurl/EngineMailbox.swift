@@ -1,6 +1,6 @@
+import BrickTransport
 import CCurl
 import Glibc
-import Synchronization
 
 /// What other threads ask of the engine thread.
 enum EngineCommand: Sendable {
@@ -24,7 +24,7 @@ final class EngineMailbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The engine's wake-up eventfd: non-blocking, so that neither a signal nor a drain can ever block, and
     /// close-on-exec from its creation, so that no process spawned meanwhile inherits it.
     let wakeupFD: Int32

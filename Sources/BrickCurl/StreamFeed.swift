@@ -1,6 +1,5 @@
 import BrickTransport
 import FoundationEssentials
-import Synchronization
 
 /// The chunks of a body stream on their way to libcurl's read callback: a task pulls them from the stream
 /// while fewer than `limit` bytes wait, and the engine thread takes them. Shared state sits in one lock.
@@ -21,7 +20,7 @@ final class StreamFeed: Sendable {
 
     private let limit: Int
     private let wake: @Sendable () -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(limit: Int, wake: @escaping @Sendable () -> Void) {
         self.limit = max(1, limit)

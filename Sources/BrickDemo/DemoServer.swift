@@ -1,5 +1,5 @@
+import BrickTransport
 import LoopbackServer
-import Synchronization
 
 /// The demo's own server on a free loopback port: the embedded default, so that no internet is needed.
 /// Started on first use.
@@ -9,9 +9,9 @@ let demoServer: LoopbackServer? = try? LoopbackServer(handler: DemoRoutes.handle
 func demoURL(_ path: String) -> String { (demoServer?.baseURL ?? "http://127.0.0.1:1") + path }
 
 /// How many times `/flaky/N` has been called.
-private let flakyCalls = Mutex(0)
+private let flakyCalls = Locked(0)
 /// How many times `/catalog` has been served (a cache hit does not count).
-private let catalogCalls = Mutex(0)
+private let catalogCalls = Locked(0)
 
 /// A tiny API: users, an echo, status codes, an endpoint that is busy the first N times, a cacheable catalog
 /// and files to download.

@@ -1,8 +1,8 @@
+import BrickTransport
 import BrickRequest
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// Prints one outcome: status, value or error, and the timings.
 func report<Value>(_ title: String, _ outcome: DataResponse<Value>) {
@@ -57,7 +57,7 @@ for round in 1...2 {
 let destination = URL(fileURLWithPath: "/tmp/brick-demo-\(getpid()).bin")
 print("\nGetFile(size: 8 MiB).download(to:) — a SoftAutoRetryType GET streamed to disk")
 do {
-    let quarter = Mutex(0)
+    let quarter = Locked(0)
     let file = try await GetFile(size: 8 << 20).download(to: destination) { progress in
         let step = Int((progress.fractionCompleted ?? 0) * 4)
         let passed = quarter.withLock { reached in

@@ -1,10 +1,9 @@
 import BrickTransport
 import CNetlink
 import Glibc
-import Synchronization
 
 /// The monitor's state and thread. The thread owns the netlink socket and evaluates hosts; callers read the
-/// cache, queue new hosts and subscribe, all through one `Mutex`.
+/// cache, queue new hosts and subscribe, all through one `Locked`.
 final class NetlinkMonitor: Sendable {
     fileprivate struct Host {
         var addresses: [IPAddress]?
@@ -24,7 +23,7 @@ final class NetlinkMonitor: Sendable {
     /// Hosts kept; the least recently asked ones are forgotten past this.
     static let capacity = 512
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let netlink: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32

@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// A clock that moves only when a test says so: sleepers wake when ``advance(by:)`` passes their deadline.
 ///
@@ -27,7 +27,7 @@ public final class ManualClock: Clock, Sendable {
         var cancelledEarly: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A clock at offset zero.
     public init() {}

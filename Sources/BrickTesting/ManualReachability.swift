@@ -1,5 +1,5 @@
+import BrickTransport
 public import BrickCore
-import Synchronization
 
 /// Reachability that a test sets by hand: ``goOffline(_:)`` and ``goOnline(_:)`` change the status of one
 /// host or of all, and every subscriber of ``changes()`` hears about it.
@@ -11,10 +11,10 @@ public final class ManualReachability: Reachability {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Every host starts with `status`. Default is reachable.
-    public init(_ status: ReachabilityStatus = .reachable) { state = Mutex(State(everywhere: status)) }
+    public init(_ status: ReachabilityStatus = .reachable) { state = Locked(State(everywhere: status)) }
 
     public func status(of host: String) async -> ReachabilityStatus {
         state.withLock { $0.byHost[host.lowercased()] ?? $0.everywhere }

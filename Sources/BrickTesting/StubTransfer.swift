@@ -1,5 +1,5 @@
+import BrickTransport
 import BrickCore
-import Synchronization
 
 /// One request sent to a ``StubTransport``: validated like a real one, answered from the stubs.
 final class StubTransfer: TransportTransfer, TransportEventSource {
@@ -13,7 +13,7 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
 
     private let request: TransportRequest
     private let transport: StubTransport
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(request: TransportRequest, transport: StubTransport) {
         self.request = request

@@ -1,6 +1,6 @@
+import BrickTransport
 public import BrickCore
 public import FoundationEssentials
-import Synchronization
 
 /// A transport for unit tests: canned responses matched by method and URL, delays on a ``ManualClock``,
 /// scripted sequences of errors and responses, and a record of every request.
@@ -39,7 +39,7 @@ public final class StubTransport: Transport {
         var requests: [TransportRequest] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The clock that ``Reply/delayed(_:_:)`` waits on.
     public let clock: any Clock<Duration>
 

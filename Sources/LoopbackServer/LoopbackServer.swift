@@ -1,5 +1,6 @@
-import Glibc
 import Synchronization
+import BrickTransport
+import Glibc
 
 /// A small HTTP/1.1 server on a loopback port, with keep-alive and one thread per connection.
 ///
@@ -13,7 +14,7 @@ public final class LoopbackServer: Sendable {
     /// What ``stop()`` may shut down: the listener until the accept loop closes it, and the open connections.
     /// Shut down under this lock only: a descriptor is taken out before it is closed, so a number that
     /// another socket of the process may already reuse is never touched.
-    private let open = Mutex(OpenDescriptors())
+    private let open = Locked(OpenDescriptors())
     private struct OpenDescriptors {
         var listener = true
         var connections: Set<Int32> = []

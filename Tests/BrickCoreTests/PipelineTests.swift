@@ -1,7 +1,7 @@
+import BrickTransport
 import BrickCore
 import BrickTesting
 import Foundation
-import Synchronization
 import Testing
 
 /// A request written on the core alone, with per-request modifiers.
@@ -22,7 +22,7 @@ final class Piped: Component, RequestType, ResponseType {
 
 /// Records what interceptors do, in order.
 final class Journal: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func write(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
 }

@@ -1,14 +1,14 @@
+import BrickTransport
 import BrickCurl
 import Foundation
 import LoopbackServer
-import Synchronization
 import TestServers
 import Testing
 
 @Suite struct MethodAndEchoTests {
     @Test(arguments: ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"])
     func sendsEveryMethodOnTheRequestLine(method: String) async throws {
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let server = try LoopbackServer { request in
             seen.withLock { $0.append(request.method) }
             return .text("ok")

@@ -1,16 +1,16 @@
+import BrickTransport
 import BrickRequest
 import BrickTesting
 import Foundation
 import InMemoryLogging
 import Logging
-import Synchronization
 import Testing
 import TestServers
 
 /// Hands out `token-0`, then `token-1`, `token-2`… on refresh; counts the refreshes; can be told to fail.
 final class CountingProvider: TokenProvider {
     struct Refused: Error {}
-    private let state = Mutex((issued: 0, refreshes: 0))
+    private let state = Locked((issued: 0, refreshes: 0))
     let failRefresh: Bool
     let gate: (@Sendable () async -> Void)?
 

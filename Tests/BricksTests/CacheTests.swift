@@ -1,7 +1,7 @@
+import BrickTransport
 import BrickRequest
 import Foundation
 import LoopbackServer
-import Synchronization
 import TestServers
 import Testing
 
@@ -50,7 +50,7 @@ final class PostTo: SessionCall, POSTRequestType, AbsoluteURLType, DataResponseT
     final class CountingServer: Sendable {
         /// The `If-None-Match` of every request (`nil` when it had none), in order.
         final class Log: Sendable {
-            let conditions = Mutex<[String?]>([])
+            let conditions = Locked<[String?]>([])
             let counter = Countdown()
         }
         let server: LoopbackServer

@@ -1,6 +1,6 @@
+import BrickTransport
 import BrickRequest
 import Foundation
-import Synchronization
 import TestServers
 import Testing
 
@@ -39,7 +39,7 @@ final class FetchFile: Component, GETRequestType, APISessionRequestType, Absolut
         defer { server.stop() }
         let scratch = try Scratch()
         let size = 3 << 20
-        let reports = Mutex<[TransferProgress]>([])
+        let reports = Locked<[TransferProgress]>([])
         let result = try await FetchFile(server.baseURL + "/blob?size=\(size)&seed=3&key=whole")
             .download(to: scratch.destination) { progress in reports.withLock { $0.append(progress) } }
         #expect(try contents(scratch.destination) == Blob.bytes(seed: 3, range: 0..<size))

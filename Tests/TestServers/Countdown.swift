@@ -1,8 +1,8 @@
-import Synchronization
+import BrickTransport
 
 /// Counts events and lets a task wait until the count reaches a target — no polling, no sleeping.
 public final class Countdown: Sendable {
-    private let state = Mutex((count: 0, waiters: [(Int, CheckedContinuation<Void, Never>)]()))
+    private let state = Locked((count: 0, waiters: [(Int, CheckedContinuation<Void, Never>)]()))
 
     public init() {}
 

@@ -1,6 +1,6 @@
+import BrickTransport
 import Glibc
 import LoopbackServer
-import Synchronization
 
 /// An HTTP/1.1 server on real loopback sockets that misbehaves on request, for tests of retries and errors.
 ///
@@ -49,7 +49,7 @@ public final class FaultServer: Sendable {
     /// Whether connections stay open after an answer (`/ok`, `/status` and the header faults), so that
     /// faults can be met on a reused connection; otherwise every answer says `Connection: close`.
     public let keepAlive: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Listens on a free loopback port.
     ///

@@ -1,6 +1,6 @@
+import BrickTransport
 public import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// A ``ResponseCache`` on disk, bounded in bytes, that survives the process: one file per response in
 /// ``directory``, least recently used first to go.
@@ -30,7 +30,7 @@ public final class DiskResponseCache: ResponseCache {
     public let directory: String
     /// The most bytes kept on disk.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private static let suffix = ".brickcache"
 
     /// Opens (creating it if needed) a cache in `directory` of at most `capacity` bytes (default 256 MiB);

@@ -1,13 +1,13 @@
+import BrickTransport
 public import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// Gathers the body in a file of its own in a directory, so that memory stays small whatever the size;
 /// the file stays until ``clear()`` or ``removeFile()``.
 public final class FileCacheProvider: DataCacheProvider {
     /// The file the body goes to.
     public let fileURL: URL
-    private let descriptor: Mutex<Int32>
+    private let descriptor: Locked<Int32>
 
     /// Creates an empty file with a unique name in `directory` (default: the temporary directory).
     /// - Throws: ``FileError`` when it cannot be created.
@@ -16,7 +16,7 @@ public final class FileCacheProvider: DataCacheProvider {
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw FileError(.open, path: directory.path, osErrno: errno) }
         fileURL = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        descriptor = Mutex(fd)
+        descriptor = Locked(fd)
     }
 
     deinit { descriptor.withLock { if $0 >= 0 { close($0) } } }

@@ -1,9 +1,9 @@
+import BrickTransport
 public import FoundationEssentials
-import Synchronization
 
 /// Gathers the body in memory.
 public final class MemoryCacheProvider: DataCacheProvider {
-    private let buffer = Mutex(Data())
+    private let buffer = Locked(Data())
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import BrickTransport
 
 /// A ``ResponseCache`` in memory, bounded in bytes: the least recently used responses go first.
 public final class MemoryResponseCache: ResponseCache {
@@ -10,7 +10,7 @@ public final class MemoryResponseCache: ResponseCache {
 
     /// The most bytes (bodies and headers) kept.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a cache of at most `capacity` bytes (default 16 MiB); a response larger than an eighth of it
     /// is not kept.

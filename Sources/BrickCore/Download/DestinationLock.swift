@@ -1,5 +1,5 @@
+import BrickTransport
 import Glibc
-import Synchronization
 
 /// Keeps two downloads off one partial file: a claim on the file (device and inode, whatever its path's
 /// spelling) within this process, and a POSIX record lock (`F_SETLK`) against other processes.
@@ -11,7 +11,7 @@ import Synchronization
 struct DestinationLock: Hashable, Sendable {
     private let device: UInt64
     private let inode: UInt64
-    private static let claimed = Mutex<Set<DestinationLock>>([])
+    private static let claimed = Locked<Set<DestinationLock>>([])
 
     /// Claims the open file `descriptor` and locks it.
     ///

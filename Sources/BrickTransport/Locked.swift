@@ -1,0 +1,34 @@
+import Glibc
+
+/// A value behind a lock: the one way this package shares mutable state between threads.
+///
+/// It plays the part of `Synchronization.Mutex`, with a `pthread_mutex_t` underneath: ThreadSanitizer
+/// understands POSIX mutexes but not the raw futex calls `Mutex` makes on Linux, so with `Mutex` every
+/// access under the lock was reported as a race, and the real ones could not be told apart. It is
+/// `@unchecked Sendable` because of that lock: ``value`` is read and written only inside
+/// ``withLock(_:)``, between `pthread_mutex_lock` and `pthread_mutex_unlock`.
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
+    /// The mutex, on the heap so that it never moves.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    /// A lock around `initialValue`.
+    package init(_ initialValue: consuming sending Value) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        value = initialValue
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, the lock held; not reentrant.
+    package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
