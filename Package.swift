@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 /// Strict settings, applied once to every Swift target: Swift 6 mode (strict concurrency) and no warnings.
@@ -94,3 +95,12 @@ let package = Package(
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]
 )
+
+// The fuzz targets (`make fuzz`): one executable for every parser of outside input, built only when
+// BRICK_FUZZ=1, with `--sanitize=fuzzer`, which brings libFuzzer's `main`.
+if ProcessInfo.processInfo.environment["BRICK_FUZZ"] == "1" {
+    package.products.append(.executable(name: "brick-fuzz", targets: ["BrickFuzz"]))
+    package.targets.append(.executableTarget(
+        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCurl", "Bricks", "CCurl", "CNetlink"], path: "Tests/Fuzz",
+        exclude: ["Corpus"], swiftSettings: strictTests + [.unsafeFlags(["-parse-as-library"])]))
+}

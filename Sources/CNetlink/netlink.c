@@ -36,19 +36,7 @@ int brick_nl_monitor_drain(int fd) {
             return -errno;
         }
         if (length == 0) return relevant;
-        int remaining = (int)length;
-        for (struct nlmsghdr *message = (struct nlmsghdr *)buffer; NLMSG_OK(message, remaining);
-             message = NLMSG_NEXT(message, remaining)) {
-            switch (message->nlmsg_type) {
-            case RTM_NEWLINK: case RTM_DELLINK:
-            case RTM_NEWADDR: case RTM_DELADDR:
-            case RTM_NEWROUTE: case RTM_DELROUTE:
-                relevant += 1;
-                break;
-            default:
-                break;
-            }
-        }
+        relevant += brick_nl_count_changes(buffer, (size_t)length);
     }
 }
 
@@ -106,25 +94,51 @@ int brick_nl_route_get(int family, const unsigned char *address, brick_route *ro
     close(fd);
     if (length < 0) return -error;
 
-    int remaining = (int)length;
-    for (struct nlmsghdr *message = (struct nlmsghdr *)buffer; NLMSG_OK(message, remaining);
+    int result = brick_nl_parse_route(buffer, (size_t)length, route);
+    if (result == 0 && route->interface_index > 0) brick_interface_flags(route->interface_index, &route->interface_flags);
+    return result;
+}
+
+int brick_nl_count_changes(const void *buffer, size_t length) {
+    int relevant = 0;
+    int remaining = length > 65536 ? 65536 : (int)length;
+    for (const struct nlmsghdr *message = buffer; NLMSG_OK(message, remaining);
+         message = NLMSG_NEXT(message, remaining)) {
+        switch (message->nlmsg_type) {
+        case RTM_NEWLINK: case RTM_DELLINK:
+        case RTM_NEWADDR: case RTM_DELADDR:
+        case RTM_NEWROUTE: case RTM_DELROUTE:
+            relevant += 1;
+            break;
+        default:
+            break;
+        }
+    }
+    return relevant;
+}
+
+int brick_nl_parse_route(const void *buffer, size_t length, brick_route *route) {
+    memset(route, 0, sizeof *route);
+    int remaining = length > 65536 ? 65536 : (int)length;
+    for (const struct nlmsghdr *message = buffer; NLMSG_OK(message, remaining);
          message = NLMSG_NEXT(message, remaining)) {
         if (message->nlmsg_type == NLMSG_ERROR) {
-            struct nlmsgerr *failure = (struct nlmsgerr *)NLMSG_DATA(message);
+            // The error code is read only when the message is long enough to hold it.
+            if (message->nlmsg_len < NLMSG_LENGTH(sizeof(struct nlmsgerr))) return -EPROTO;
+            const struct nlmsgerr *failure = NLMSG_DATA(message);
             return failure->error < 0 ? failure->error : -EPROTO;
         }
-        if (message->nlmsg_type != RTM_NEWROUTE) continue;
-        struct rtmsg *found = (struct rtmsg *)NLMSG_DATA(message);
+        if (message->nlmsg_type != RTM_NEWROUTE || message->nlmsg_len < NLMSG_LENGTH(sizeof(struct rtmsg))) continue;
+        const struct rtmsg *found = NLMSG_DATA(message);
         route->route_type = found->rtm_type;
         route->route_flags = found->rtm_flags;
         int attributes_length = (int)RTM_PAYLOAD(message);
-        for (struct rtattr *attribute = RTM_RTA(found); RTA_OK(attribute, attributes_length);
+        for (const struct rtattr *attribute = RTM_RTA(found); RTA_OK(attribute, attributes_length);
              attribute = RTA_NEXT(attribute, attributes_length)) {
             if (attribute->rta_type == RTA_OIF && RTA_PAYLOAD(attribute) >= sizeof(int)) {
                 memcpy(&route->interface_index, RTA_DATA(attribute), sizeof(int));
             }
         }
-        if (route->interface_index > 0) brick_interface_flags(route->interface_index, &route->interface_flags);
         return 0;
     }
     return -EPROTO;

@@ -67,15 +67,23 @@ public final class DiskResponseCache: ResponseCache {
 
     public func cachedResponse(for key: String) async -> CachedResponse? {
         let name = Self.fileName(for: key)
-        guard let data = FileManager.default.contents(atPath: directory + "/" + name), data.count >= 4 else { return nil }
-        let metaLength = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        guard metaLength <= data.count - 4,
-            let meta = try? JSONDecoder().decode(Meta.self, from: data.dropFirst(4).prefix(metaLength)), meta.key == key
+        guard let data = FileManager.default.contents(atPath: directory + "/" + name), let entry = Self.decode(data, key: key)
         else { return nil }
         state.withLock { state in
             state.clock += 1
             state.files[name]?.used = state.clock
         }
+        return entry
+    }
+
+    /// The response a stored file holds for `key`: a 4-byte big-endian length, that many bytes of JSON
+    /// metadata, then the body. `nil` for a file too short, damaged, or stored for another key.
+    static func decode(_ data: Data, key: String) -> CachedResponse? {
+        guard data.count >= 4 else { return nil }
+        let metaLength = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        guard metaLength <= data.count - 4,
+            let meta = try? JSONDecoder().decode(Meta.self, from: data.dropFirst(4).prefix(metaLength)), meta.key == key
+        else { return nil }
         return CachedResponse(
             status: meta.status, headers: meta.headers, body: Data(data.dropFirst(4 + metaLength)),
             requestTime: meta.requestTime, responseTime: meta.responseTime, varyingFields: meta.varyingFields)

@@ -4,6 +4,8 @@
 #ifndef BRICK_NETLINK_H
 #define BRICK_NETLINK_H
 
+#include <stddef.h>
+
 #pragma clang assume_nonnull begin
 
 /// Opens a non-blocking rtnetlink socket subscribed to link, address and route changes (IPv4 and IPv6).
@@ -31,6 +33,15 @@ typedef struct {
 /// does; nothing is sent on the network. Returns 0 and fills `route`, or -errno (-ENETUNREACH when there is
 /// no route).
 int brick_nl_route_get(int family, const unsigned char *address, brick_route *route);
+
+/// Counts the link, address and route change messages in `length` bytes of netlink messages (what the
+/// monitor socket delivered). Stops at the first malformed message; never reads past `length`.
+int brick_nl_count_changes(const void *buffer, size_t length);
+
+/// Parses the kernel's answer to a route request (`length` bytes): fills `route` (without the interface
+/// flags) and returns 0, or the kernel's -errno, or -EPROTO for an answer without a route. Never reads
+/// past `length`, and reads a message's payload only when the message is long enough to hold it.
+int brick_nl_parse_route(const void *buffer, size_t length, brick_route *route);
 
 /// Puts the IFF_* flags of interface `interface_index` into `flags`; returns 0, or -errno.
 int brick_interface_flags(int interface_index, unsigned int *flags);

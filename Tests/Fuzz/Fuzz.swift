@@ -1,0 +1,128 @@
+@testable import BrickCore
+@testable import BrickCurl
+import BrickTransport
+import Bricks
+import CCurl
+import CNetlink
+import Foundation
+
+/// libFuzzer's entry point: one input for the parser `BRICK_FUZZ_TARGET` names (see ``FuzzTarget``).
+/// Built only with `BRICK_FUZZ=1` and `--sanitize=fuzzer` (`make fuzz`): libFuzzer supplies `main`.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    FuzzTarget.selected.run(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+}
+
+/// Every parser of server or caller input, each with the properties it must keep on any input. A broken
+/// property stops the fuzzer (`precondition`), like a crash does.
+enum FuzzTarget: String, CaseIterable {
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink
+
+    static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
+        fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
+    }()
+
+    func run(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch self {
+        case .head: Self.head(bytes)
+        case .dates:
+            _ = HTTPDate.parse(text)
+            if let delay = RetryAfter.delay(text, reference: Date(timeIntervalSince1970: 0)) {
+                precondition(delay >= .zero && delay <= .seconds(RetryAfter.longest), "Retry-After out of bounds")
+            }
+        case .cache: Self.cache(text)
+        case .range:
+            if let range = ContentRange(text) {
+                precondition(range.first >= 0 && range.last >= range.first && range.end > range.last, "bad range")
+                if let complete = range.complete { precondition(complete > range.last, "range past its length") }
+            }
+        case .diskEntry: _ = DiskResponseCache.decode(Data(bytes), key: "GET http://h/")
+        case .resume:
+            _ = try? JSONDecoder().decode(ResumeRecord.self, from: Data(bytes))
+            _ = ResumeRecord.validator(of: ResponseHead(status: 200, headers: ["ETag": text, "Last-Modified": text]))
+        case .url: Self.url(text)
+        case .headers: Self.headers(text)
+        case .redaction:
+            let redaction = Redaction()
+            let once = redaction.url(text)
+            precondition(redaction.url(once) == once, "redaction is not stable")
+        case .multipart:
+            let escaped = MultipartFormData.escape(text)
+            precondition(!escaped.contains("\"") && !escaped.contains("\r") && !escaped.contains("\n"), "name escapes its quotes")
+        case .netlink: Self.netlink(bytes)
+        }
+    }
+
+    /// Lines (split at LF, as libcurl hands them over) into the head parser: it counts every byte, and
+    /// once the final head is complete nothing changes it.
+    static func head(_ bytes: UnsafeRawBufferPointer) {
+        var parser = HeadParser()
+        var start = 0
+        var finalHead: ResponseHead?
+        for index in bytes.indices where bytes[index] == 0x0A || index == bytes.count - 1 {
+            parser.feed(UnsafeRawBufferPointer(rebasing: bytes[start...index]))
+            start = index + 1
+            if parser.finalHeadComplete {
+                if let finalHead { precondition(parser.head == finalHead, "a trailer changed the head") }
+                finalHead = parser.head
+            }
+        }
+        precondition(parser.byteCount == bytes.count, "bytes miscounted")
+    }
+
+    /// Lines of `name: value` as a cached response's and a request's fields: every rule gives a finite answer.
+    static func cache(_ text: String) {
+        var headers = HTTPHeaders()
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { headers.add(name: String(parts[0]), value: String(parts[1])) }
+        }
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let entry = CachedResponse(status: 200, headers: headers, body: Data(), requestTime: now, responseTime: now, varyingFields: [:])
+        let request = TransportRequest(url: "http://h/", headers: headers)
+        _ = CachePolicy.isStorable(entry.head, for: request)
+        let lifetime = CachePolicy.freshnessLifetime(entry)
+        let age = CachePolicy.currentAge(entry, now: now.addingTimeInterval(60))
+        precondition(lifetime.isFinite && lifetime >= 0 && age.isFinite && age >= 0, "freshness arithmetic left the finite numbers")
+        _ = CachePolicy.isFresh(entry, for: request, now: now)
+    }
+
+    /// URL validation agrees with libcurl's parser: a URL the transport accepts, libcurl parses; its host is
+    /// found; a redirect resolved against it is absolute.
+    static func url(_ text: String) {
+        let request = TransportRequest(url: text)
+        if (try? request.validate()) != nil {
+            precondition(TransportRequest.host(of: text) != nil, "a valid URL without a host")
+            let handle = curl_url()
+            defer { curl_url_cleanup(handle) }
+            let code = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
+            precondition(code == CURLUE_OK, "libcurl refuses a URL the transport accepts")
+        }
+        _ = TransportRequest.forMessages(text)
+        if let next = RedirectLocation.resolve(text, against: "https://h.test:8443/a/b?c") {
+            precondition(next.contains("://"), "a resolved location is not absolute")
+            precondition(!next.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }), "a control byte in a resolved location")
+        }
+    }
+
+    /// A field the transport accepts cannot add a line or another field on the wire.
+    static func headers(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let field = HTTPHeaders.Field(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : "")
+        guard (try? HTTPHeaders([field]).validate()) != nil else { return }
+        precondition(!field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }), "a line break passed")
+        precondition(!field.name.isEmpty && !field.name.utf8.contains(0x3A), "a bad name passed")
+    }
+
+    /// Netlink messages, copied to a buffer of exactly their length, through both parsers.
+    static func netlink(_ bytes: UnsafeRawBufferPointer) {
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        defer { copy.deallocate() }
+        if let base = bytes.baseAddress { copy.copyMemory(from: base, byteCount: bytes.count) }
+        _ = brick_nl_count_changes(copy, bytes.count)
+        var route = brick_route()
+        _ = brick_nl_parse_route(copy, bytes.count, &route)
+    }
+}
