@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench
+.PHONY: demo test bench sanitize fuzz soak load
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -17,3 +17,20 @@ test:
 bench:
 	bash .ci/setup bench
 	bash .ci/bench
+
+# The test suite under ThreadSanitizer and AddressSanitizer (see Docs/Reliability.md); CI runs it too.
+sanitize:
+	bash .ci/sanitize
+
+# Every fuzz target for a bounded number of runs (FUZZ_RUNS, default 20000) from its committed corpus;
+# FUZZ_SECONDS=N runs each for N seconds instead (the longer run in Docs/Reliability.md).
+fuzz:
+	bash .ci/fuzz
+
+# One million requests through the full brick path (SOAK_REQUESTS); memory and descriptors must stay flat.
+soak:
+	bash .ci/soak soak
+
+# Ten thousand requests in flight at once (LOAD_IN_FLIGHT).
+load:
+	bash .ci/soak load

@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
         .executable(name: "floor-bench", targets: ["FloorBench"]),
+        .executable(name: "brick-soak", targets: ["BrickSoak"]),
     ],
     dependencies: [
         // Logging for the stock request logger (Bricks) and its tests.
@@ -86,6 +87,8 @@ let package = Package(
             swiftSettings: strictTests),
         // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
         // midway so that the next run resumes it). BricksTests run it.
+        // Long runs through the full brick path: `make soak` and `make load` (Docs/Reliability.md).
+        .executableTarget(name: "BrickSoak", dependencies: ["BrickRequest"], path: "Tests/Soak", swiftSettings: strictTests),
         .executableTarget(
             name: "TransferProbe", dependencies: ["BrickRequest"], path: "Tests/TransferProbe", swiftSettings: strictTests),
         .testTarget(

@@ -1,4 +1,5 @@
 import BrickTransport
+import Dispatch
 import Glibc
 import LoopbackServer
 
@@ -14,6 +15,7 @@ import LoopbackServer
 /// - `/big-header?bytes=N` — one field of N bytes; `/many-headers?count=N` — N fields; `/folded?count=N` —
 ///   one field folded over N continuation lines.
 /// - `/trailers` — a chunked body with trailers, one of them shaped like a status line.
+/// - `/gated` — announces 4 bytes and sends 2; the other 2 only once the test calls ``openGate(_:)``.
 /// - `/reset-mid-body` — sends a head announcing 100,000 bytes and 1,000 of them, then resets.
 /// - `/truncated` — announces 1,000 bytes, sends 500, closes cleanly.
 /// - `/malformed` — answers with a status line that is not HTTP.
@@ -41,6 +43,7 @@ public final class FaultServer: Sendable {
         var arrivals: [String: [UInt64]] = [:]
         var ranges: [String: [String]] = [:]
         var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
+        var gates: [String: DispatchSemaphore] = [:]
         var stopped = false
     }
 
@@ -83,6 +86,18 @@ public final class FaultServer: Sendable {
                 return false
             }
             if ready { waiter.resume() }
+        }
+    }
+
+    /// Lets a `/gated` answer for `key` send its second half.
+    public func openGate(_ key: String) { gate(key).signal() }
+
+    private func gate(_ key: String) -> DispatchSemaphore {
+        state.withLock { state in
+            if let gate = state.gates[key] { return gate }
+            let gate = DispatchSemaphore(value: 0)
+            state.gates[key] = gate
+            return gate
         }
     }
 
@@ -241,6 +256,11 @@ public final class FaultServer: Sendable {
         case "/trailers":
             _ = send(fd, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum\r\n\r\n"
                 + "2\r\nok\r\n0\r\nHTTP/1.1 500 Not a status: x\r\nX-Checksum: abc\r\n\r\n")
+        case "/gated":
+            guard send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nab") else { return .close }
+            gate(key).wait()  // until the test saw the first half: the rest is sent only then
+            _ = send(fd, "cd")
+            return .close
         case "/hang":
             var sink = [UInt8](repeating: 0, count: 1024)
             while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}

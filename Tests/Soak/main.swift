@@ -1,0 +1,145 @@
+import BrickRequest
+import Foundation
+import Glibc
+
+/// Long runs through the full brick path, for `make soak` and `make load` (Docs/Reliability.md).
+///
+/// - `brick-soak soak BASE_URL TOTAL OUT_TSV`: TOTAL requests to nginx, the first tenth one at a time and the
+///   rest 64 at a time: 1 in 10 a 1 KiB POST, 1 in 25 a 1 MiB GET streamed and cancelled after its first
+///   chunk, the rest small GETs. Every 10,000 requests it writes `requests  rss_kib  fds` to OUT_TSV. After
+///   warm-up (the first 10 %), resident memory may grow by at most 2 MiB and open descriptors stay within
+///   the pool's connections (64) plus 16; otherwise it exits 1.
+/// - `brick-soak load BASE_URL COUNT`: COUNT small GETs in flight at once; every one must succeed. Prints
+///   the peak resident memory over the baseline per request in flight, and the most sockets open at once.
+final class SoakGet: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
+    static var customSession: Session { soakSession }
+    let URLString: String
+    init(_ url: String) {
+        URLString = url
+        super.init()
+    }
+}
+
+final class SoakPost: Component, POSTRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
+    static var customSession: Session { soakSession }
+    static let payload = ParameterBuilder { TextParameter(String(repeating: "x", count: 1022), name: "b") }
+    let URLString: String
+    init(_ url: String) {
+        URLString = url
+        super.init(parameterBuilder: Self.payload)
+    }
+}
+
+let soakSession = Session()
+
+/// Resident memory in KiB, from `/proc/self/statm`.
+func residentKiB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+}
+
+/// Open descriptors, and how many of them are sockets.
+func descriptors() -> (all: Int, sockets: Int) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    let sockets = names.filter { ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) ?? "").hasPrefix("socket:") }
+    return (names.count, sockets.count)
+}
+
+/// One request of the mix; `true` when it ended as it should.
+func request(_ number: Int, base: String) async -> Bool {
+    if number % 10 == 0 { return (try? await SoakPost(base + "/post").response()) != nil }
+    if number % 25 == 1 {
+        do {
+            for try await event in SoakGet(base + "/1m.bin").stream() { if case .body = event { break } }
+            return true
+        } catch { return false }
+    }
+    return (try? await SoakGet(base + "/small").response()) != nil
+}
+
+func soak(base: String, total: Int, output: String) async -> Int32 {
+    FileManager.default.createFile(atPath: output, contents: Data("requests\trss_kib\tfds\n".utf8))
+    guard let log = FileHandle(forWritingAtPath: output) else { return 2 }
+    log.seekToEndOfFile()
+    let sequential = total / 10
+    var done = 0, failed = 0, warm: (rss: Int, fds: Int)?, worst = (growth: 0, fds: 0)
+    func sample() {
+        let rss = residentKiB(), fds = descriptors().all
+        log.write(Data("\(done)\t\(rss)\t\(fds)\n".utf8))
+        if done >= sequential {
+            if warm == nil { warm = (rss, fds) }
+            worst = (max(worst.growth, rss - (warm?.rss ?? rss)), max(worst.fds, fds))
+        }
+    }
+    sample()
+    while done < sequential {
+        if await !request(done, base: base) { failed += 1 }
+        done += 1
+        if done % 10_000 == 0 { sample() }
+    }
+    while done < total {
+        let batch = min(10_000, total - done)
+        let start = done
+        failed += await withTaskGroup(of: Bool.self) { group in
+            var next = 0, failures = 0
+            for _ in 0..<min(64, batch) {
+                let number = start + next
+                group.addTask { await request(number, base: base) }
+                next += 1
+            }
+            for await ok in group {
+                if !ok { failures += 1 }
+                if next < batch {
+                    let number = start + next
+                    group.addTask { await request(number, base: base) }
+                    next += 1
+                }
+            }
+            return failures
+        }
+        done += batch
+        sample()
+    }
+    let fdBound = soakSession.configuration.connectionPool.maxConnectionsPerHost + 16
+    print("RESULT soak requests=\(done) failed=\(failed) rss_growth_kib=\(worst.growth) max_fds=\(worst.fds) fd_bound=\(fdBound)")
+    return failed == 0 && worst.growth <= 2048 && worst.fds <= fdBound ? 0 : 1
+}
+
+func load(base: String, count: Int) async -> Int32 {
+    let baseline = residentKiB()
+    let peak = Peak()
+    let sampler = Task.detached {
+        while !Task.isCancelled {
+            await peak.note(residentKiB(), descriptors().sockets)
+            try? await Task.sleep(for: .milliseconds(5))  // a sampling interval, not synchronization
+        }
+    }
+    let failed = await withTaskGroup(of: Bool.self) { group in
+        for number in 0..<count { group.addTask { (try? await SoakGet(base + "/small?\(number)").response()) != nil } }
+        return await group.reduce(0) { $0 + ($1 ? 0 : 1) }
+    }
+    sampler.cancel()
+    let (rss, sockets) = await peak.values
+    let perRequest = Double(max(0, rss - baseline)) * 1024 / Double(count)
+    print("RESULT load in_flight=\(count) failed=\(failed) baseline_kib=\(baseline) peak_kib=\(rss) bytes_per_request=\(Int(perRequest)) max_sockets=\(sockets)")
+    return failed == 0 && sockets <= soakSession.configuration.connectionPool.maxConnectionsPerHost + 1 ? 0 : 1
+}
+
+actor Peak {
+    private var rss = 0, sockets = 0
+    func note(_ rss: Int, _ sockets: Int) {
+        self.rss = max(self.rss, rss)
+        self.sockets = max(self.sockets, sockets)
+    }
+    var values: (Int, Int) { (rss, sockets) }
+}
+
+let arguments = CommandLine.arguments
+switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
+case ("soak", 5): exit(await soak(base: arguments[2], total: Int(arguments[3]) ?? 1_000_000, output: arguments[4]))
+case ("load", 4): exit(await load(base: arguments[2], count: Int(arguments[3]) ?? 10_000))
+default:
+    FileHandle.standardError.write(Data("usage: brick-soak soak BASE_URL TOTAL OUT_TSV | load BASE_URL COUNT\n".utf8))
+    exit(2)
+}
