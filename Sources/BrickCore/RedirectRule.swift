@@ -6,7 +6,8 @@
 ///   ``TransportOptions/followRedirects`` is on, at most ``TransportOptions/maxRedirects`` times
 ///   (then `tooManyRedirects`).
 /// - `303` turns any method but HEAD into a GET without a body; `301` and `302` turn a POST into one.
-///   `307` and `308` keep the method and the body (a body that cannot be sent twice is not followed).
+///   `307` and `308` keep the method and the body (a body that cannot be sent twice is not followed), and
+///   send it on a new connection: the server that redirected may have left the first body unread.
 /// - Only http and https are followed (`redirectRefused` otherwise), and never from https to http.
 /// - To another origin (scheme, host or port), only a safe request (GET, HEAD, OPTIONS, TRACE) follows:
 ///   the session does not send an unsafe method where its caller did not address it. It carries only the
@@ -55,8 +56,9 @@ public enum RedirectRule {
             next.body = nil
             next.mayBeSentTwice = true
             next.headers = HTTPHeaders(next.headers.filter { !bodyFields.contains($0.name.lowercased()) })
-        } else if let body = next.body, !body.isReplayable {
-            return nil
+        } else if let body = next.body {
+            guard body.isReplayable else { return nil }
+            next.needsFreshConnection = true  // the redirecting server may have left the body unread and be closing
         }
         if from != to {
             guard next.method.isSafe else { return nil }

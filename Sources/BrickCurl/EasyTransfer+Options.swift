@@ -29,6 +29,7 @@ extension EasyTransfer {
         setter.pointer(CURLOPT_PREREQDATA, context)
         // A proxy's answer to CONNECT is not the response: keep it out of the head.
         setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        if request.needsFreshConnection { setter.long(CURLOPT_FRESH_CONNECT, 1) }
         setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
         let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
         setter.long(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)
@@ -37,18 +38,18 @@ extension EasyTransfer {
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)
         }
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
-        setter.long(CURLOPT_SSL_VERIFYPEER, 1)
-        setter.long(CURLOPT_SSL_VERIFYHOST, 2)
-        setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-        // Trust: the caller's bundle and only it; else the system bundle file. The CA directory stays
-        // unset either way: with it, libcurl cannot cache the parsed store and parses every certificate
-        // again for each new connection (~45 ms of CPU here).
-        if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
-            setter.string(CURLOPT_CAINFO, caBundle)
-            setter.string(CURLOPT_CAPATH, nil)
-        }
-        if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
-        if request.url.prefix(6).lowercased() == "https:" {
+        if Self.isHTTPS(request.url) {
+            setter.long(CURLOPT_SSL_VERIFYPEER, 1)
+            setter.long(CURLOPT_SSL_VERIFYHOST, 2)
+            setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+            // Trust: the caller's bundle and only it; else the system bundle file. The CA directory stays
+            // unset either way: with it, libcurl cannot cache the parsed store and parses every certificate
+            // again for each new connection (~45 ms of CPU here).
+            if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
+                setter.string(CURLOPT_CAINFO, caBundle)
+                setter.string(CURLOPT_CAPATH, nil)
+            }
+            if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
             setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
             setter.long(CURLOPT_PIPEWAIT, 1)
         }
@@ -74,6 +75,17 @@ extension EasyTransfer {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
                                  message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
         }
+    }
+
+    /// Whether `url` starts with `https:` in any case. TLS options matter only there: the transport sends
+    /// exactly one request per transfer (redirects are new transfers), so a plain http transfer never
+    /// reaches TLS. (A proxy's own TLS is not configured by the library.)
+    static func isHTTPS(_ url: String) -> Bool {
+        var prefix = url.utf8.prefix(6).makeIterator()
+        for expected in "https:".utf8 {
+            guard let byte = prefix.next(), byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected else { return false }
+        }
+        return true
     }
 
     private func setMethodAndBody(_ setter: inout OptionSetter, _ request: TransportRequest, context: UnsafeMutableRawPointer) throws(TransportError) {

@@ -15,6 +15,11 @@ public struct TransportRequest: Sendable {
     /// without an answer): the transfer fails with `connectionLost` instead. Default is the method's
     /// idempotency (``HTTPMethod/isIdempotent``); the session sets it from the request's ``Idempotency``.
     public var mayBeSentTwice: Bool
+    /// Whether the request must go out on a new connection rather than a kept-alive one. Default is
+    /// `false`. The session sets it when it follows a 307 or 308 with the body again: the server that
+    /// redirected most likely left the first body unread and may be closing that connection, and a request
+    /// that must not arrive twice would then fail as "may have arrived" instead of being sent.
+    public var needsFreshConnection = false
 
     /// Creates a request.
     public init(
