@@ -49,7 +49,12 @@ public struct Redaction: Sendable {
 
     /// `url` with the password of `scheme://user:password@host` replaced.
     static func withoutPassword(_ url: String) -> String {
-        guard let schemeEnd = url.firstRange(of: "://") else { return url }
+        // Only a `://` that ends a scheme at the start counts: one inside the path or query is not an authority.
+        guard let colon = url.firstIndex(of: ":"), !url[..<colon].isEmpty,
+            url[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+            url[colon...].hasPrefix("://")
+        else { return url }
+        let schemeEnd = colon..<url.index(colon, offsetBy: 3)
         let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
         let authority = url[schemeEnd.upperBound..<authorityEnd]
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }

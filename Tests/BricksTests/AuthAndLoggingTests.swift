@@ -199,6 +199,15 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
         #expect(Redaction().url(url) == expected)
     }
 
+    /// Found by the fuzzer (Tests/Fuzz/Corpus/redaction/regression-query-scheme): a `://` inside the query
+    /// was taken for the URL's authority, so redacting twice changed the text again.
+    @Test func aSchemeLikeTextInTheQueryIsNotTheAuthority() {
+        let url = "/c?sig=x://a&u=http://b:pw@c"
+        let once = Redaction().url(url)
+        #expect(once == "/c?sig=<redacted>&u=http://b:pw@c")
+        #expect(Redaction().url(once) == once)
+    }
+
     @Test func transportErrorsShowURLsWithoutUserInfoOrQuery() {
         let request = TransportRequest(url: "https://ada:pa55@h.test/a b?token=t0k")
         let error = #expect(throws: TransportError.self) { try request.validate() }
