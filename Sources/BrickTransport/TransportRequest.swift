@@ -52,6 +52,8 @@ public struct TransportRequest: Sendable {
         case .noHost: throw TransportError(.invalidURL, message: "URL has no host: \(Self.forMessages(url))")
         case .controlCharacter:
             throw TransportError(.invalidURL, message: "URL holds a space or control character: \(Self.forMessages(url))")
+        case .badAuthority:
+            throw TransportError(.invalidURL, message: "URL's host or port is not valid: \(Self.forMessages(url))")
         }
         guard method.isValidToken else {
             throw TransportError(.invalidRequest, message: "invalid method \(method.rawValue.debugDescription)")
@@ -95,49 +97,3 @@ public struct TransportRequest: Sendable {
         return host.isEmpty ? nil : host.lowercased()
     }
 }
-
-extension TransportRequest {
-    /// Whether `byte` may appear in a URL scheme (RFC 3986: letters, digits, `+`, `-`, `.`).
-    fileprivate static func isSchemeByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
-            true
-        default: false
-        }
-    }
-
-    /// What ``validate()`` found wrong with a URL, if anything.
-    fileprivate enum URLVerdict {
-        case valid, notAbsolute, scheme(String), noHost, controlCharacter
-    }
-
-    /// Checks a URL's bytes: an http or https scheme (any case), `://`, a host, no space or control byte.
-    fileprivate static func check(url bytes: UnsafeBufferPointer<UInt8>) -> URLVerdict {
-        var colon = 0
-        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
-            guard isSchemeByte(bytes[colon]) else { return .notAbsolute }
-            colon += 1
-        }
-        guard colon > 0, colon < bytes.count else { return .notAbsolute }
-        let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
-        guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
-            return .scheme(String(decoding: scheme, as: UTF8.self))
-        }
-        let hostStart = colon + 3
-        guard hostStart < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
-            bytes[hostStart] != UInt8(ascii: "/"), bytes[hostStart] != UInt8(ascii: "?"), bytes[hostStart] != UInt8(ascii: "#")
-        else { return .noHost }
-        for byte in bytes where byte <= 0x20 || byte == 0x7F { return .controlCharacter }
-        return .valid
-    }
-
-    /// Whether the ASCII bytes `bytes` spell `lowercase` in any case.
-    fileprivate static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = lowercase.utf8Start
-        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] { return false }
-        return true
-    }
-}
-

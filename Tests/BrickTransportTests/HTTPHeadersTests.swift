@@ -60,7 +60,10 @@ import Testing
 }
 
 @Suite struct TransportRequestTests {
-    @Test(arguments: ["http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/", "HtTpS://a"])
+    @Test(arguments: [
+        "http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/", "HtTpS://a",
+        "http://[::ffff:127.0.0.1]:80/", "http://[fe80::1%25eth0]/", "http://h:65535/", "http://u:p@h:1/", "http://[1:2:3:4:5:6:7:8]/",
+    ])
     func acceptsHTTPURLs(url: String) throws {
         try TransportRequest(url: url).validate()
     }
@@ -71,6 +74,10 @@ import Testing
         ("http://exa mple.com/", .invalidURL), ("http://example.com/\r\nX: y", .invalidURL), ("", .invalidURL),
         ("httpx://a/", .unsupportedScheme), ("ht tp://a/", .invalidURL), ("http:/a", .invalidURL), (":a", .invalidURL),
         ("http:", .invalidURL), ("http://a/\u{7F}", .invalidURL),
+        // Found by the fuzzer (Tests/Fuzz/Corpus/url/regression-ipv6): hosts and ports libcurl's parser refuses.
+        ("HTTPS://[:::1]:844/x", .invalidURL), ("http://[1::2::3]/", .invalidURL), ("http://[::1]x/", .invalidURL),
+        ("http://[12345::1]/", .invalidURL), ("http://h:99999/", .invalidURL), ("http://h:8a/", .invalidURL),
+        ("http://:80/", .invalidURL), ("http://[1:2:3:4:5:6:7:8:9]/", .invalidURL),
     ])
     func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
         let error = try #require(throws: TransportError.self) { try TransportRequest(url: url).validate() }

@@ -1,0 +1,119 @@
+/// The URL check behind ``TransportRequest/validate()``: byte by byte on the URL's contiguous UTF-8, so that
+/// it allocates nothing on the good path (it runs for every request). What it accepts, libcurl's URL parser
+/// accepts too (the `url` fuzz target compares them).
+extension TransportRequest {
+    /// Whether `byte` may appear in a URL scheme (RFC 3986: letters, digits, `+`, `-`, `.`).
+    static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// What ``validate()`` found wrong with a URL, if anything.
+    enum URLVerdict {
+        case valid, notAbsolute, scheme(String), noHost, controlCharacter, badAuthority
+    }
+
+    /// Checks a URL's bytes: an http or https scheme (any case), `://`, a host, no space or control byte.
+    static func check(url bytes: UnsafeBufferPointer<UInt8>) -> URLVerdict {
+        var colon = 0
+        while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
+            guard isSchemeByte(bytes[colon]) else { return .notAbsolute }
+            colon += 1
+        }
+        guard colon > 0, colon < bytes.count else { return .notAbsolute }
+        let scheme = UnsafeBufferPointer(rebasing: bytes[..<colon])
+        guard equalsIgnoringCase(scheme, "http") || equalsIgnoringCase(scheme, "https") else {
+            return .scheme(String(decoding: scheme, as: UTF8.self))
+        }
+        let hostStart = colon + 3
+        guard hostStart < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
+            bytes[hostStart] != UInt8(ascii: "/"), bytes[hostStart] != UInt8(ascii: "?"), bytes[hostStart] != UInt8(ascii: "#")
+        else { return .noHost }
+        for byte in bytes where byte <= 0x20 || byte == 0x7F { return .controlCharacter }
+        var end = hostStart
+        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+            end += 1
+        }
+        return isValidAuthority(UnsafeBufferPointer(rebasing: bytes[hostStart..<end])) ? .valid : .badAuthority
+    }
+
+    /// Whether `authority` (`[userinfo@]host[:port]`) has a host libcurl can use: an IPv6 literal in
+    /// brackets must be one, and a port must be digits up to 65535.
+    static func isValidAuthority(_ authority: UnsafeBufferPointer<UInt8>) -> Bool {
+        var start = 0
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        let hostAndPort = UnsafeBufferPointer(rebasing: authority[start...])
+        var portStart: Int?
+        if hostAndPort.first == UInt8(ascii: "[") {
+            guard let close = hostAndPort.firstIndex(of: UInt8(ascii: "]")),
+                isIPv6(UnsafeBufferPointer(rebasing: hostAndPort[1..<close]))
+            else { return false }
+            guard close + 1 < hostAndPort.count else { return true }
+            guard hostAndPort[close + 1] == UInt8(ascii: ":") else { return false }
+            portStart = close + 2
+        } else {
+            guard let colon = hostAndPort.firstIndex(of: UInt8(ascii: ":")) else { return !hostAndPort.isEmpty }
+            guard colon > 0 else { return false }
+            portStart = colon + 1
+        }
+        guard let portStart else { return true }
+        let port = hostAndPort[portStart...]
+        guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        return port.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 65535
+    }
+
+    /// Whether `text` is an IPv6 address (RFC 4291 text forms: eight groups of one to four hex digits, or
+    /// fewer around one `::`, the last two possibly an IPv4 address), optionally with a zone (`%25eth0`).
+    static func isIPv6(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        var address = Array(text)[...]
+        if let percent = address.firstIndex(of: UInt8(ascii: "%")) {
+            guard percent + 1 < address.endIndex else { return false }
+            address = address[..<percent]
+        }
+        let colon = UInt8(ascii: ":")
+        var halves: [ArraySlice<UInt8>] = [address]
+        if let double = address.indices.dropLast().first(where: { address[$0] == colon && address[$0 + 1] == colon }) {
+            halves = [address[..<double], address[(double + 2)...]]
+        }
+        var groups = 0
+        for (number, half) in halves.enumerated() where !half.isEmpty {
+            let parts = half.split(separator: colon, omittingEmptySubsequences: false)
+            for (index, part) in parts.enumerated() {
+                let last = number == halves.count - 1 && index == parts.count - 1
+                if last && part.contains(UInt8(ascii: ".")) {
+                    guard isIPv4(part) else { return false }
+                    groups += 2
+                } else {
+                    guard !part.isEmpty, part.count <= 4, part.allSatisfy(isHexDigit) else { return false }
+                    groups += 1
+                }
+            }
+        }
+        return halves.count == 2 ? groups <= 7 : groups == 8
+    }
+
+    static func isIPv4(_ text: ArraySlice<UInt8>) -> Bool {
+        let parts = text.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                && part.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 255
+        }
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    }
+
+    /// Whether the ASCII bytes `bytes` spell `lowercase` in any case.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let expected = lowercase.utf8Start
+        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] { return false }
+        return true
+    }
+}
+
