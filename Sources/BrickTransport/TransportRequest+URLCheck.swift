@@ -42,10 +42,15 @@ extension TransportRequest {
     }
 
     /// Whether `authority` (`[userinfo@]host[:port]`) has a host libcurl can use: an IPv6 literal in
-    /// brackets must be one, and a port must be digits up to 65535.
+    /// brackets must be one, a name must hold none of the bytes libcurl refuses there, and a port must be
+    /// digits up to 65535.
     static func isValidAuthority(_ authority: UnsafeBufferPointer<UInt8>) -> Bool {
         var start = 0
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { start = at + 1 }
+        if let at = authority.firstIndex(of: UInt8(ascii: "@")) {
+            // A second `@` belongs in user info only percent-encoded; libcurl refuses it, and so does this check.
+            guard !authority[(at + 1)...].contains(UInt8(ascii: "@")) else { return false }
+            start = at + 1
+        }
         let hostAndPort = UnsafeBufferPointer(rebasing: authority[start...])
         var portStart: Int?
         if hostAndPort.first == UInt8(ascii: "[") {
@@ -56,14 +61,29 @@ extension TransportRequest {
             guard hostAndPort[close + 1] == UInt8(ascii: ":") else { return false }
             portStart = close + 2
         } else {
-            guard let colon = hostAndPort.firstIndex(of: UInt8(ascii: ":")) else { return !hostAndPort.isEmpty }
-            guard colon > 0 else { return false }
+            let colon = hostAndPort.firstIndex(of: UInt8(ascii: ":"))
+            let host = hostAndPort[..<(colon ?? hostAndPort.count)]
+            guard !host.isEmpty, !host.contains(where: isForbiddenInHost) else { return false }
+            guard let colon else { return true }
             portStart = colon + 1
         }
         guard let portStart else { return true }
         let port = hostAndPort[portStart...]
         guard port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
         return port.reduce(0) { $0 * 10 + Int($1 - 0x30) } <= 65535
+    }
+
+    /// Bytes libcurl's URL parser refuses in a host name (outside brackets).
+    static func isForbiddenInHost(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x0D, 0x0A, 0x09, UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "#"), UInt8(ascii: "?"),
+            UInt8(ascii: "!"), UInt8(ascii: "@"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
+            UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "^"), UInt8(ascii: "`"),
+            UInt8(ascii: "*"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: ";"), UInt8(ascii: ","),
+            UInt8(ascii: "+"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "%"):
+            true
+        default: false
+        }
     }
 
     /// Whether `text` is an IPv6 address (RFC 4291 text forms: eight groups of one to four hex digits, or

@@ -77,7 +77,8 @@ import Testing
         // Found by the fuzzer (Tests/Fuzz/Corpus/url/regression-ipv6): hosts and ports libcurl's parser refuses.
         ("HTTPS://[:::1]:844/x", .invalidURL), ("http://[1::2::3]/", .invalidURL), ("http://[::1]x/", .invalidURL),
         ("http://[12345::1]/", .invalidURL), ("http://h:99999/", .invalidURL), ("http://h:8a/", .invalidURL),
-        ("http://:80/", .invalidURL), ("http://[1:2:3:4:5:6:7:8:9]/", .invalidURL),
+        ("http://:80/", .invalidURL), ("http://[1:2:3:4:5:6:7:8:9]/", .invalidURL), ("http://@127b=c?b=c", .invalidURL),
+        ("http://a+b/", .invalidURL), ("http://a%41/", .invalidURL), ("http://u@/", .invalidURL), ("http://@12b@12", .invalidURL),
     ])
     func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
         let error = try #require(throws: TransportError.self) { try TransportRequest(url: url).validate() }
