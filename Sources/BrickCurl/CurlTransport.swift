@@ -10,9 +10,8 @@ public final class CurlTransport: Transport {
         public var maxConnections = 256
         /// Connections open at once to one host; more transfers wait for a free one. Default is 64.
         public var maxConnectionsPerHost = 64
-        /// libcurl's receive buffer per streamed transfer (downloads). Default is 100 KiB (libcurl's own is
-        /// 16 KiB, measurably slower on large bodies). Collected responses keep libcurl's 16 KiB: libcurl
-        /// allocates the buffer as soon as a transfer starts, even while it waits for a connection.
+        /// libcurl's receive buffer per transfer. Default is 100 KiB (libcurl's own is 16 KiB, measurably
+        /// slower on large bodies).
         public var receiveBufferSize = 100 * 1024
 
         /// The default configuration.

@@ -37,10 +37,7 @@ extension EasyTransfer {
             setter.long(CURLOPT_LOW_SPEED_LIMIT, max(1, limit))
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)
         }
-        // The large receive buffer pays off on long bodies, which come streamed (downloads); libcurl
-        // allocates it when a transfer starts, even one still waiting for a connection, so a collected
-        // response keeps libcurl's 16 KiB: 10,000 requests in flight would otherwise hold ~1 GB of buffers.
-        if mode == .stream { setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize) }
+        setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
         if Self.isHTTPS(request.url) {
             setter.long(CURLOPT_SSL_VERIFYPEER, 1)
             setter.long(CURLOPT_SSL_VERIFYHOST, 2)
