@@ -9,7 +9,9 @@ public final class Session: Sendable {
     public struct Configuration: Sendable {
         /// The base URL that requests' paths are resolved against. Default is `nil` (requests give full URLs).
         public var baseURL: String?
-        /// Header fields sent with every request, before the request's own. Default is a
+        /// Header fields sent with every request, before the request's own: all of them to the origin of
+        /// ``baseURL`` (or to any when there is none); to another origin only `Accept*`, `User-Agent`,
+        /// `Cache-Control` and `Pragma` (``RedirectRule/crossOriginFields``). Default is a
         /// `User-Agent: BrickRequest/<version>` field.
         public var headers: HTTPHeaders = ["User-Agent": "BrickRequest/\(Session.version)"]
         /// Timeouts, redirects, caps and TLS trust of every request, unless a request says otherwise.

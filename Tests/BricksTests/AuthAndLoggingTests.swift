@@ -61,6 +61,17 @@ final class TokenCall: Component, GETRequestType, BearerAuthType, DataResponseTy
     }
 }
 
+/// A GET of `path` through a session of the test's choosing.
+final class SessionGet: Component, GETRequestType, DataResponseType {
+    let session: Session
+    let path: String
+    init(_ path: String, session: Session) {
+        self.session = session
+        self.path = path
+        super.init()
+    }
+}
+
 /// Credentials stay with the origin they belong to: httpbin under `127.0.0.1` is the session's origin, and
 /// the same httpbin under `localhost` is another one.
 @Suite struct CredentialScopeTests {
@@ -74,6 +85,22 @@ final class TokenCall: Component, GETRequestType, BearerAuthType, DataResponseTy
 
     @Test func aTokenGoesToTheSessionsOrigin() async throws {
         #expect(try await authorization("/headers") == "Bearer token-0")
+    }
+
+    /// The session's own headers (an API key set once for the API) stay with the base URL's origin too.
+    @Test func theSessionsHeadersStayWithItsOrigin() async throws {
+        let httpbin = try Httpbin.shared.get()
+        var configuration = Session.Configuration(baseURL: httpbin.url(""))
+        configuration.headers = ["X-API-Key": "k3y", "User-Agent": "brick-test"]
+        let session = Session(configuration: configuration)
+        func headers(_ path: String) async throws -> [String: String] {
+            let echo = try JSONSerialization.jsonObject(with: try await SessionGet(path, session: session).response()) as? [String: Any]
+            return echo?["headers"] as? [String: String] ?? [:]
+        }
+        #expect(try await headers("/headers")["X-Api-Key"] == "k3y")
+        let elsewhere = try await headers("http://localhost:\(httpbin.port)/headers")
+        #expect(elsewhere["X-Api-Key"] == nil)
+        #expect(elsewhere["User-Agent"] == "brick-test")
     }
 
     @Test func aTokenDoesNotFollowAnAbsoluteURLToAnotherOrigin() async throws {
