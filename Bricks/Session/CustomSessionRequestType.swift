@@ -5,12 +5,13 @@
 ///     static var customSession: Session { .github }
 /// }
 /// ```
-/// Sets: `session` = `Self.customSession`.
+/// Within `Session.$current.withValue(_:)`, that session is used instead (a test's stubbed one).
+/// Sets: `session` = `Session.current ?? Self.customSession`.
 public protocol CustomSessionRequestType: RequestType {
     /// The session to send through. No default.
     static var customSession: Session { get }
 }
 
 extension CustomSessionRequestType {
-    public var session: Session { Self.customSession }
+    public var session: Session { Session.current ?? Self.customSession }
 }

@@ -55,6 +55,18 @@ public final class Session: Sendable {
     /// The session used by `APISessionRequestType` and by requests that name no other.
     public static let shared = Session()
 
+    /// A session that the session bricks (`APISessionRequestType`, `CustomSessionRequestType`) use instead
+    /// of their own within a scope: a default, not an identity, so that the class a user ships is the
+    /// class a user tests. `nil` (the default) outside any scope.
+    ///
+    /// ```swift
+    /// let stubbed = Session(transport: stub)
+    /// let user = try await Session.$current.withValue(stubbed) { try await GetUser(userID: "100").response() }
+    /// ```
+    /// It is a task-local value: tasks started inside the scope see it, other tests running at the same
+    /// time with their own stubs do not. A class that stores or computes its own `session` is not affected.
+    @TaskLocal public static var current: Session?
+
     /// The library's version, sent in the default `User-Agent`.
     public static let version = "0.1.0"
 

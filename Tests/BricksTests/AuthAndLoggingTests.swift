@@ -35,9 +35,8 @@ final class CountingProvider: TokenProvider {
     }
 }
 
-final class Secret: Component, GETRequestType, CustomSessionRequestType, BearerAuthType, StringResponseType {
-    nonisolated(unsafe) static var session: Session?
-    static var customSession: Session { session ?? .shared }
+/// Names the shared session, as a production class would; tests run it in a scope (`Session.$current`).
+final class Secret: Component, GETRequestType, APISessionRequestType, BearerAuthType, StringResponseType {
     let bearerAuthenticator: BearerAuthenticator
     var path: String { "https://auth.test/secret" }
     init(_ authenticator: BearerAuthenticator) { bearerAuthenticator = authenticator; super.init() }
@@ -121,7 +120,8 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
     return (stub, Session(transport: stub))
 }
 
-@Suite(.serialized) struct AuthTests {
+/// Each test runs its `Secret` in a scope of its own (`Session.$current`), so they run in parallel.
+@Suite struct AuthTests {
     @Test func basicAuthSendsTheEncodedCredentials() async throws {
         let sent = try await RequestInspector.inspect(Basic())
         #expect(sent.headers["Authorization"] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
@@ -129,9 +129,8 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 
     @Test func a401RefreshesTheTokenAndReplaysOnce() async throws {
         let (stub, session) = bearerStub(accepting: "token-1")
-        Secret.session = session
         let provider = CountingProvider()
-        let response = await Secret(BearerAuthenticator(provider: provider)).dataResponse()
+        let response = await Session.$current.withValue(session) { await Secret(BearerAuthenticator(provider: provider)).dataResponse() }
         #expect(response.value == "in")
         #expect(provider.refreshes == 1)
         #expect(stub.requests.map { $0.headers["Authorization"] } == ["Bearer token-0", "Bearer token-1"])
@@ -140,9 +139,8 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 
     @Test func aTokenRefusedAgainAfterTheReplayIsNotRefreshedTwice() async {
         let (stub, session) = bearerStub(accepting: "never")
-        Secret.session = session
         let provider = CountingProvider()
-        let response = await Secret(BearerAuthenticator(provider: provider)).dataResponse()
+        let response = await Session.$current.withValue(session) { await Secret(BearerAuthenticator(provider: provider)).dataResponse() }
         guard case .validation(.unacceptableStatusCode(401), _)? = response.error else {
             Issue.record("got \(String(describing: response.error))")
             return
@@ -153,9 +151,8 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 
     @Test func aFailedRefreshFailsClearly() async {
         let (stub, session) = bearerStub(accepting: "token-1")
-        Secret.session = session
         let authenticator = BearerAuthenticator(provider: CountingProvider(failRefresh: true))
-        let response = await Secret(authenticator).dataResponse()
+        let response = await Session.$current.withValue(session) { await Secret(authenticator).dataResponse() }
         guard case .interceptor(let error)? = response.error,
             case .refreshFailed(let reason)? = error as? AuthenticationError
         else { Issue.record("got \(String(describing: response.error))"); return }
@@ -166,8 +163,7 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 
 @Suite struct LoggingTests {
     final class Logged: Component, POSTRequestType, CustomSessionRequestType, VerboseLoggingType, StringResponseType {
-        nonisolated(unsafe) static var session: Session?
-        static var customSession: Session { session ?? .shared }
+        static var customSession: Session { .shared }
         var path: String { "https://log.test/login?user=ada&access_token=s3cr3t&page=2" }
         var headers: HTTPHeaders { ["Authorization": "Bearer abc.def", "Cookie": "sid=42", "X-Visible": "yes"] }
         override init(parameterBuilder: ParameterBuilder = ParameterBuilder { TextParameter("it's", name: "note") }) {
@@ -183,8 +179,8 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
                   headers: ["Set-Cookie": "sid=43", "Content-Type": "text/plain"], body: Data("welcome".utf8))
         var configuration = Session.Configuration()
         configuration.interceptors = [RequestLogger(logger: logger)]
-        Logged.session = Session(configuration: configuration, transport: stub)
-        #expect(try await Logged().response() == "welcome")
+        let session = Session(configuration: configuration, transport: stub)
+        #expect(try await Session.$current.withValue(session) { try await Logged().response() } == "welcome")
         let text = handler.entries.map(\.message.description).joined(separator: "\n")
         for secret in ["s3cr3t", "abc.def", "sid=42", "sid=43"] { #expect(!text.contains(secret), "\(secret) leaked") }
         #expect(text.contains("access_token=<redacted>&page=2"))
