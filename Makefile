@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench sanitize fuzz soak load
+.PHONY: demo test bench sanitize fuzz soak load chaos
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -34,3 +34,7 @@ soak:
 # Ten thousand requests in flight at once (LOAD_IN_FLIGHT).
 load:
 	bash .ci/soak load
+
+# Minutes of faults and outages against 64 concurrent requests, in a private network namespace (CHAOS_SECONDS).
+chaos:
+	bash .ci/chaos

@@ -48,6 +48,19 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         #expect(report.facts == expected)
     }
 
+    /// Ten seconds of the chaos run (`make chaos` runs minutes): 64 workers, mixed GETs and POSTs, one fault
+    /// each, outages and refusals on top. No POST applied twice, no GET lost that retrying should cure, no
+    /// request past its deadline.
+    @Test func tenSecondsOfChaosLoseNothingAndRepeatNoPost() async throws {
+        let report = try await runProbe("chaos", "10")
+        #expect(Int(report.facts["requests"] ?? "") ?? 0 > 500)
+        #expect(Int(report.facts["posts"] ?? "") ?? 0 > 100)
+        #expect(report.facts["posts applied twice"] == "0")
+        #expect(report.facts["gets lost"] == "0", "\(report.facts)")
+        #expect(report.facts["over deadline"] == "0")
+        #expect(Int(report.facts["network changes"] ?? "") ?? 0 >= 5)
+    }
+
     @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() async throws {
         let outages = 20, concurrent = 3
         let report = try await runProbe("outages", String(outages))
