@@ -53,8 +53,8 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
     /// request past its deadline.
     @Test func tenSecondsOfChaosLoseNothingAndRepeatNoPost() async throws {
         let report = try await runProbe("chaos", "10")
-        #expect(Int(report.facts["requests"] ?? "") ?? 0 > 500)
-        #expect(Int(report.facts["posts"] ?? "") ?? 0 > 100)
+        #expect(Int(report.facts["requests"] ?? "") ?? 0 > 100)  // ~3,000 plain; far fewer under the sanitizers
+        #expect(Int(report.facts["posts"] ?? "") ?? 0 > 20)
         #expect(report.facts["posts applied twice"] == "0")
         #expect(report.facts["gets lost"] == "0", "\(report.facts)")
         #expect(report.facts["over deadline"] == "0")
