@@ -1,4 +1,5 @@
 import BrickCurl
+import Glibc
 import LoopbackServer
 import Synchronization
 import TestServers
@@ -6,7 +7,9 @@ import Testing
 
 @Suite struct FailureTests {
     @Test func connectionRefused() async throws {
-        let error = try await failure("http://127.0.0.1:\(try Sockets.closedPort())/")
+        let (held, port) = try Sockets.refusingPort()
+        defer { close(held) }
+        let error = try await failure("http://127.0.0.1:\(port)/")
         #expect(error.kind == .connectionRefused)
         #expect(error.curlCode == 7)
         #expect(error.osErrno == 111)

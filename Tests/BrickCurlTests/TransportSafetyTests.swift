@@ -43,7 +43,10 @@ import Testing
     @Test func aCollectedResponseDrippedSlowlyEndsAtItsCollectTimeout() async throws {
         let server = try FaultServer()
         var options = TransportOptions()
-        options.collectTimeout = .milliseconds(300)
+        // 2 s: far more than connecting to loopback takes even under a sanitizer on a loaded machine (at
+        // 300 ms the connection once was not made in time, and the error was connectTimeout); the drip
+        // lasts 5 s, always longer.
+        options.collectTimeout = .seconds(2)
         let error = try await failure(server.baseURL + "/drip?bytes=100&ms=50", options: options)
         #expect(error.kind == .timedOut)
     }

@@ -26,7 +26,28 @@ public enum Sockets {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// A port on which nothing listens (bound, then closed): connecting is refused.
+    /// A port that refuses connections for as long as the returned descriptor stays open: bound, never
+    /// listening. Unlike ``closedPort()``, no other server of the test process can take the port meanwhile
+    /// (a parallel test's server once did, and the "refused" request was answered). Close it when done.
+    public static func refusingPort() throws(TestServerError) -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestServerError("socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else {
+            close(fd)
+            throw TestServerError("bind failed: \(String(cString: strerror(errno)))")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port on which nothing listens (bound, then closed): connecting is refused, unless another socket
+    /// takes the port meanwhile (prefer ``refusingPort()`` in tests).
     public static func closedPort() throws(TestServerError) -> Int {
         let (fd, port) = try listener()
         close(fd)
