@@ -7,7 +7,8 @@ import TestServers
 /// faults land on fresh and reused ones) while the loopback goes down and up and the listener refuses now
 /// and then. Each request meets one fault at most once (`times=1`), chosen at random: resets before and
 /// after the body, a connection closed after the request was read, truncated and dripped bodies, a stall
-/// cut by a timeout, 429 and 503 with `Retry-After`, refusals, outages.
+/// cut by a timeout, 429 and 503 with `Retry-After`, refusals, outages. POSTs carry a 64 KiB body, so that
+/// resets land before the request (on accept), during its body, and after it.
 ///
 /// The ledger: every POST has a key of its own, and the server must never have seen one twice; every GET
 /// meets a fault that retrying cures, so every GET must succeed unless its retry rules ran out (outages and
@@ -25,10 +26,14 @@ func chaosScenario(seconds: Int) async throws -> Report {
         var outages = 0
         while ContinuousClock.now < end {
             try? await Task.sleep(for: .milliseconds(1500))  // chaos timing, not synchronization
-            if outages % 3 == 2 {
+            if outages % 4 == 2 {
                 server.refuse()
                 try? await Task.sleep(for: .milliseconds(200))
                 try? server.serve()
+            } else if outages % 4 == 3 {
+                server.resetOnAccept(true)  // resets before any request is read
+                try? await Task.sleep(for: .milliseconds(200))
+                server.resetOnAccept(false)
             } else {
                 try? Network.goOffline()
                 try? await Task.sleep(for: .milliseconds(300))
@@ -67,8 +72,8 @@ func chaosScenario(seconds: Int) async throws -> Report {
 
 /// The faults a request may meet, each once.
 private let faults = [
-    "/ok", "/reset", "/close-after-read", "/reset-mid-body", "/truncated", "/status?code=503&retry_after=0",
-    "/status?code=429&retry_after=1", "/drip?bytes=40&ms=5", "/hang",
+    "/ok", "/reset", "/reset-during-body", "/close-after-read", "/reset-mid-body", "/truncated",
+    "/status?code=503&retry_after=0", "/status?code=429&retry_after=1", "/drip?bytes=40&ms=5", "/hang",
 ]
 
 /// The retry rules of the chaos: quick, bounded by a deadline.
@@ -92,6 +97,7 @@ private func chaosRequest(
 
 /// A call of the chaos, with its retry rules and options.
 final class ChaosCall: Component, RequestType, StringResponseType {
+    static let body = Data(repeating: 0x62, count: 64 << 10)
     let method: HTTPMethod
     let session: Session
     let URLString: String
@@ -103,6 +109,10 @@ final class ChaosCall: Component, RequestType, StringResponseType {
         self.URLString = url
         self.transportOptions = options
         super.init()
+    }
+
+    func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
+        if method == .post { request.body = .data(Self.body) }
     }
 }
 

@@ -11,6 +11,7 @@ import LoopbackServer
 /// - `/status?code=503&retry_after=S` — `code`, with `Retry-After: S` when given.
 /// - `/reset` — reads the request, then resets the connection (RST).
 /// - `/close-after-read` — reads the whole request, then closes the connection without answering.
+/// - `/reset-during-body` — reads the request's head, then resets while the body is still coming.
 /// - `/status` also takes `date=` and `expires=` (spaces as `%20`) for those fields.
 /// - `/big-header?bytes=N` — one field of N bytes; `/many-headers?count=N` — N fields; `/folded?count=N` —
 ///   one field folded over N continuation lines.
@@ -225,7 +226,7 @@ public final class FaultServer: Sendable {
             if let date = request.query["date"] { extra += "Date: \(Self.decoded(date))\r\n" }
             if let expires = request.query["expires"] { extra += "Expires: \(Self.decoded(expires))\r\n" }
             respond(fd, status: code, body: "failure \(seen)", extraHeaders: extra)
-        case "/reset":
+        case "/reset", "/reset-during-body":
             return .reset
         case "/close-after-read":
             return .close  // the request was read whole; the connection closes without an answer
@@ -377,14 +378,15 @@ struct FaultRequest {
             guard parts.count == 2 else { continue }
             headers[parts[0].lowercased()] = String(parts[1].trimmingPrefix(" "))
         }
+        let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         var remaining = length - (buffer.count - headEnd - 4)
-        while remaining > 0 {
+        // `/reset-during-body` answers (with a reset) before reading the body, while the client still sends it.
+        while remaining > 0, target[..<pathEnd] != "/reset-during-body" {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, remaining), 0) }
             guard count > 0 else { return nil }
             remaining -= count
         }
-        let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         var query: [String: String] = [:]
         if pathEnd < target.endIndex {
             for pair in target[target.index(after: pathEnd)...].split(separator: "&") {
