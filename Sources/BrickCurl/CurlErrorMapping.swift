@@ -17,16 +17,33 @@ enum CurlErrorMapping {
         var headTooLarge = false
         /// Whether the engine stopped libcurl from sending the request a second time.
         var refusedResend = false
+        /// Whether the request went out at least once in this transfer (libcurl reached its send step).
+        var requestWentOut = false
     }
 
     /// The error for curl code `code`, with libcurl's message `message`.
     static func error(code: Int, message: String, context: Context) -> TransportError {
         let errno: Int32? = context.osErrno == 0 ? nil : context.osErrno
-        return TransportError(kind(code: code, message: message, context: context),
-                              curlCode: code, osErrno: errno, message: message)
+        let kind = kind(code: code, message: message, context: context)
+        let resent = kind == .connectionLost && context.requestWentOut
+            && neverSentKinds.contains(baseKind(code: code, message: message, context: context))
+        return TransportError(kind, curlCode: code, osErrno: errno,
+                              message: resent ? message + " (while sending the request again: it may have arrived)" : message)
     }
 
     static func kind(code: Int, message: String, context: Context) -> TransportError.Kind {
+        let kind = baseKind(code: code, message: message, context: context)
+        // A connection failure after the request already went out is libcurl's own resend failing to
+        // connect (a reused connection closed without an answer, then the fresh one was refused or had no
+        // route): the request may have arrived, so it is not one that "never left".
+        guard context.requestWentOut, neverSentKinds.contains(kind) else { return kind }
+        return .connectionLost
+    }
+
+    /// Kinds that say the request never left, when they come before it did.
+    static let neverSentKinds: Set<TransportError.Kind> = [.connectionRefused, .networkUnreachable, .cannotResolveHost, .connectTimeout]
+
+    private static func baseKind(code: Int, message: String, context: Context) -> TransportError.Kind {
         if context.cancelled { return .cancelled }
         if context.refusedResend { return .connectionLost }
         if context.headTooLarge { return .invalidResponse }

@@ -39,6 +39,7 @@ extension EasyTransfer {
         context.exceededCap = exceededCap || inflatedPastRatio
         context.headTooLarge = headTooLarge
         context.refusedResend = refusedResend
+        context.requestWentOut = requestWentOut
         context.cancelled = transfer.isCancelled
         return context
     }

@@ -35,6 +35,8 @@ final class EasyTransfer {
     private var sendCount = 0
     /// Whether libcurl was stopped from sending the request a second time on a fresh connection.
     private(set) var refusedResend = false
+    /// Whether libcurl began sending the request at least once (its pre-request callback ran).
+    var requestWentOut: Bool { sendCount > 0 }
     /// The counts last reported to a streaming consumer (`-1`: none yet).
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1

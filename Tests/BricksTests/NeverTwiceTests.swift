@@ -42,6 +42,22 @@ import TestServers
         #expect(response.error?.transportError?.kind == .connectionLost)
     }
 
+    /// Found by the chaos run (1 POST applied twice in 58,943 requests): libcurl's own resend of a POST
+    /// whose reused connection closed unanswered failed to connect (refused, or no route during an outage),
+    /// and that connect error said the request never left, so the retry rules sent it again.
+    @Test func aPostWhoseResendCannotConnectIsNotRetriedAsIfItNeverLeft() async throws {
+        let server = self.server
+        var configuration = Session.Configuration()
+        configuration.retryObserver = { event in if case .retrying = event { try? server.serve() } }
+        let session = Session(configuration: configuration)
+        let warm = await FaultCall(url("/ok", key: "resendwarm"), session: session).dataResponse()
+        #expect(try warm.result.get() == "ok")
+        let response = await FaultCall(url("/close-then-refuse", key: "resend"), method: .post, session: session).dataResponse()
+        #expect(server.count("resend") == 1)
+        #expect(response.error?.transportError?.kind == .connectionLost)
+        #expect(response.error?.transportError?.message.contains("may have arrived") == true)
+    }
+
     @Test func aGetOnAReusedConnectionThatClosesUnansweredIsResentAndSucceeds() async throws {
         try await warmUp("get")
         let call = FaultCall(url("/close-after-read?times=1", key: "get"), session: session, rules: .none)

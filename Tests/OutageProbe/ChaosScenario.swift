@@ -66,6 +66,7 @@ func chaosScenario(seconds: Int) async throws -> Report {
     report.facts["over deadline"] = "\(totals.overDeadline)"
     report.facts["network changes"] = "\(outages)"
     for (kind, count) in totals.failures { report.facts["failure \(kind)"] = "\(count)" }
+    for (index, story) in totals.stories.prefix(20).enumerated() { report.facts["story \(index)"] = story }
     report.add("slowest s", totals.slowest)
     return report
 }
@@ -92,7 +93,8 @@ private func chaosRequest(
     let call = ChaosCall(url, method: post ? .post : .get, session: session, options: options)
     let start = ContinuousClock.now
     let response = await call.dataResponse()
-    ledger.record(key: key, post: post, error: response.error, took: start.duration(to: .now))
+    let attempts = response.attempts.map { describe($0.error) }.joined(separator: " → ")
+    ledger.record(key: key, post: post, error: response.error, took: start.duration(to: .now), story: fault + ": " + attempts)
 }
 
 /// A call of the chaos, with its retry rules and options.
@@ -118,17 +120,19 @@ final class ChaosCall: Component, RequestType, StringResponseType {
 
 /// What happened to every request, by key.
 final class Ledger: Sendable {
-    private struct Entry { let key: String, post: Bool, failure: String?, seconds: Double }
+    private struct Entry { let key: String, post: Bool, failure: String?, seconds: Double, story: String }
     private let entries = Locked<[Entry]>([])
 
-    func record(key: String, post: Bool, error: BrickError?, took: Duration) {
+    func record(key: String, post: Bool, error: BrickError?, took: Duration, story: String) {
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
-        entries.withLock { $0.append(Entry(key: key, post: post, failure: error.map(describe), seconds: seconds)) }
+        entries.withLock { $0.append(Entry(key: key, post: post, failure: error.map(describe), seconds: seconds, story: story)) }
     }
 
     struct Totals {
         var requests = 0, posts = 0, postsTwice = 0, getsLost = 0, getsOutOfRetries = 0, overDeadline = 0, slowest = 0.0
         var failures: [String: Int] = [:]
+        /// What happened to each POST the server saw twice, and to each GET lost: the fault and every attempt.
+        var stories: [String] = []
     }
 
     /// The ledger against what the server saw.
@@ -142,7 +146,10 @@ final class Ledger: Sendable {
                 if let failure = entry.failure { totals.failures[failure, default: 0] += 1 }
                 if entry.post {
                     totals.posts += 1
-                    if server.count(entry.key) > 1 { totals.postsTwice += 1 }
+                    if server.count(entry.key) > 1 {
+                        totals.postsTwice += 1
+                        totals.stories.append("POST \(entry.key) seen \(server.count(entry.key))×: \(entry.story)")
+                    }
                 } else if let failure = entry.failure {
                     // A GET that used up its retries (several outages and refusals on top of its own fault)
                     // ended as its rules say; any other failure of a GET is one retrying should have cured.
@@ -152,6 +159,7 @@ final class Ledger: Sendable {
                         totals.getsOutOfRetries += 1
                     } else {
                         totals.getsLost += 1
+                        totals.stories.append("GET \(entry.key) lost: \(entry.story)")
                     }
                 }
             }

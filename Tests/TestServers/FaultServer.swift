@@ -11,6 +11,7 @@ import LoopbackServer
 /// - `/status?code=503&retry_after=S` — `code`, with `Retry-After: S` when given.
 /// - `/reset` — reads the request, then resets the connection (RST).
 /// - `/close-after-read` — reads the whole request, then closes the connection without answering.
+/// - `/close-then-refuse` — the same, and the listener refuses new connections until ``serve()``.
 /// - `/reset-during-body` — reads the request's head, then resets while the body is still coming.
 /// - `/status` also takes `date=` and `expires=` (spaces as `%20`) for those fields.
 /// - `/big-header?bytes=N` — one field of N bytes; `/many-headers?count=N` — N fields; `/folded?count=N` —
@@ -230,6 +231,9 @@ public final class FaultServer: Sendable {
             return .reset
         case "/close-after-read":
             return .close  // the request was read whole; the connection closes without an answer
+        case "/close-then-refuse":
+            refuse()  // and new connections are refused until ``serve()``
+            return .close
         case "/reset-mid-body":
             _ = send(fd, "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + String(repeating: "x", count: 1000))
             return .reset
