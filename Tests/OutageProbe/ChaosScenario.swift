@@ -3,7 +3,7 @@ import Foundation
 import BrickTransport
 import TestServers
 
-/// `seconds` of chaos: 64 workers send mixed requests to the fault server (kept-alive connections, so
+/// `seconds` of chaos: `workers` (64 in `make chaos`) send mixed requests to the fault server (kept-alive connections, so
 /// faults land on fresh and reused ones) while the loopback goes down and up and the listener refuses now
 /// and then. Each request meets one fault at most once (`times=1`), chosen at random: resets before and
 /// after the body, a connection closed after the request was read, truncated and dripped bodies, a stall
@@ -14,7 +14,7 @@ import TestServers
 /// meets a fault that retrying cures, so every GET must succeed unless its retry rules ran out (outages and
 /// refusals can come on top of its fault: those are counted apart); every request must end within its
 /// deadline; and every failure is a typed `BrickError`, counted by kind.
-func chaosScenario(seconds: Int) async throws -> Report {
+func chaosScenario(seconds: Int, workers: Int) async throws -> Report {
     var report = Report()
     let server = try FaultServer(keepAlive: true)
     defer { server.stop() }
@@ -44,7 +44,7 @@ func chaosScenario(seconds: Int) async throws -> Report {
         return outages
     }
     await withTaskGroup(of: Void.self) { group in
-        for worker in 0..<64 {
+        for worker in 0..<workers {
             group.addTask {
                 var generator = SeededGenerator(seed: UInt64(worker) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
                 var number = 0

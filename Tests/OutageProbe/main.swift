@@ -17,9 +17,11 @@ do {
     case "outages": report = try await outagesScenario(outages: Int(arguments.dropFirst().first ?? "") ?? 20, concurrent: 3)
     case "cut": report = try await cutScenario()
     case "fail-fast": report = try await failFastScenario()
-    case "chaos": report = try await chaosScenario(seconds: Int(arguments.dropFirst().first ?? "") ?? 180)
+    case "chaos":
+        let values = arguments.dropFirst().compactMap { Int($0) }
+        report = try await chaosScenario(seconds: values.first ?? 180, workers: values.dropFirst().first ?? 64)
     default:
-        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|chaos [SECONDS]\n".utf8))
+        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|chaos [SECONDS [WORKERS]]\n".utf8))
         exit(2)
     }
     let encoder = JSONEncoder()
