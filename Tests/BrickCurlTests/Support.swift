@@ -21,10 +21,11 @@ func send(
 
 /// Sends one request and returns the error it fails with (or fails the test if it succeeds).
 func failure(
-    _ url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], options: TransportOptions = TransportOptions()
+    _ url: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:], options: TransportOptions = TransportOptions(),
+    through custom: CurlTransport? = nil
 ) async throws -> TransportError {
     do {
-        let response = try await send(url, method: method, headers: headers, options: options)
+        let response = try await send(url, method: method, headers: headers, options: options, through: custom)
         Issue.record("expected a failure, got status \(response.head.status)")
         return TransportError(.other, message: "no failure")
     } catch let error as TransportError {

@@ -18,6 +18,7 @@ import LoopbackServer
 ///   one field folded over N continuation lines.
 /// - `/trailers` — a chunked body with trailers, one of them shaped like a status line.
 /// - `/gated` — announces 4 bytes and sends 2; the other 2 only once the test calls ``openGate(_:)``.
+/// - `/gated-upload` — reads 1 MiB of the request body, the rest only after ``openGate(_:)``.
 /// - `/reset-mid-body` — sends a head announcing 100,000 bytes and 1,000 of them, then resets.
 /// - `/truncated` — announces 1,000 bytes, sends 500, closes cleanly.
 /// - `/malformed` — answers with a status line that is not HTTP.
@@ -266,6 +267,26 @@ public final class FaultServer: Sendable {
             gate(key).wait()  // until the test saw the first half: the rest is sent only then
             _ = send(fd, "cd")
             return .close
+        case "/gated-upload":
+            // Takes 1 MiB of the body, then the rest only once the test opened the gate (after it saw the
+            // upload's first progress), then answers with the body's length once every byte came.
+            var left = request.unreadBody
+            var sink = [UInt8](repeating: 0, count: 64 << 10)
+            func take(_ count: Int) -> Bool {
+                var taken = 0
+                while taken < count {
+                    let got = sink.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, count - taken), 0) }
+                    guard got > 0 else { return false }
+                    taken += got
+                }
+                left -= taken
+                return true
+            }
+            guard take(min(left, 1 << 20)) else { return .close }
+            gate(key).wait()
+            guard take(left) else { return .close }
+            respond(fd, status: 200, body: request.headers["content-length"] ?? "")  // every byte came
+            return .close
         case "/hang":
             var sink = [UInt8](repeating: 0, count: 1024)
             while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
@@ -361,6 +382,8 @@ struct FaultRequest {
     let query: [String: String]
     /// Header fields by lowercased name.
     let headers: [String: String]
+    /// Body bytes still on the socket (paths that read the body themselves).
+    let unreadBody: Int
 
     static func read(from fd: Int32, buffer: inout [UInt8]) -> FaultRequest? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -385,8 +408,10 @@ struct FaultRequest {
         let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         var remaining = length - (buffer.count - headEnd - 4)
-        // `/reset-during-body` answers (with a reset) before reading the body, while the client still sends it.
-        while remaining > 0, target[..<pathEnd] != "/reset-during-body" {
+        // `/reset-during-body` answers (with a reset) before reading the body, while the client still sends it;
+        // `/gated-upload` reads the body itself.
+        let readsBody = target[..<pathEnd] != "/reset-during-body" && target[..<pathEnd] != "/gated-upload"
+        while remaining > 0, readsBody {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, remaining), 0) }
             guard count > 0 else { return nil }
             remaining -= count
@@ -398,7 +423,7 @@ struct FaultRequest {
                 query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
         }
-        return FaultRequest(path: String(target[..<pathEnd]), query: query, headers: headers)
+        return FaultRequest(path: String(target[..<pathEnd]), query: query, headers: headers, unreadBody: readsBody ? 0 : max(0, remaining))
     }
 }
 
