@@ -6,9 +6,10 @@ demo:
 	bash .ci/setup demo
 	swift run brick-demo
 
-# Sets up libcurl, nginx and httpbin, then builds and runs every test.
+# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), then builds and runs every test.
 test:
 	bash .ci/setup test
+	bash .ci/layers
 	swift build --build-tests
 	swift test
 

@@ -49,13 +49,13 @@ let package = Package(
         // Reachability on Linux: an rtnetlink monitor and a per-host route check.
         .target(name: "BrickReachability", dependencies: ["BrickTransport", "CNetlink"], swiftSettings: strict),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickTransport", "BrickCurl", "BrickReachability"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickTransport"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
             swiftSettings: strict),
         // What users import: the core and the stock bricks.
-        .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks"], swiftSettings: strict),
+        .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.

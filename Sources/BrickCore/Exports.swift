@@ -1,5 +1,4 @@
-// The transport's currency types (HTTPMethod, HTTPHeaders, TransportError, ResponseHead, TransferMetrics …),
-// the libcurl transport's configuration and the netlink reachability monitor are part of the core's API.
+// The transport seam's currency types (HTTPMethod, HTTPHeaders, TransportError, ResponseHead, TransferMetrics,
+// Reachability …) are part of the core's API. The core names no engine: the libcurl transport and the netlink
+// reachability are wired in by the umbrella module, BrickRequest.
 @_exported public import BrickTransport
-@_exported public import BrickCurl
-@_exported public import BrickReachability

@@ -6,7 +6,8 @@ import BrickTransport
 /// in flight.
 final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private struct State {
-        var cancelled = false
+        /// Why the transfer was cancelled, once it was.
+        var cancelReason: TransportError?
         /// The hop in flight.
         var current: (any TransportTransfer)?
         /// The hop being streamed, once its head was found not to redirect.
@@ -48,7 +49,7 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
             state.pending.isEmpty ? (nil, state.events) : (state.pending.removeFirst(), state.events)
         }
         if let early { return early }
-        guard let events else { throw .cancelled }
+        guard let events else { throw state.withLock { $0.cancelReason } ?? .cancelled }
         let event = try await events.nextEvent()
         guard case .end(var metrics)? = event else { return event }
         let (hops, url) = state.withLock { ($0.hops, $0.url) }
@@ -56,22 +57,22 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
         return .end(metrics)
     }
 
-    func cancel() {
+    func cancel(because reason: TransportError) {
         let current = state.withLock { state in
-            state.cancelled = true
+            if state.cancelReason == nil { state.cancelReason = reason }
             return state.current
         }
-        current?.cancel()
+        current?.cancel(because: reason)
     }
 
     /// Starts `request` as the hop in flight, unless the transfer was cancelled.
     private func begin(_ request: TransportRequest) throws(TransportError) -> any TransportTransfer {
         let transfer = transport.makeTransfer(for: request)
-        let cancelled = state.withLock { state in
+        let cancelReason = state.withLock { state in
             state.current = transfer
-            return state.cancelled
+            return state.cancelReason
         }
-        if cancelled { throw .cancelled }
+        if let cancelReason { throw cancelReason }
         return transfer
     }
 

@@ -44,10 +44,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
                 }
                 return event
             } catch {
-                // A transfer the session ended because its host became unreachable reports why.
-                if let aborted = registration?.end(), (error as? TransportError)?.kind == .cancelled, !Task.isCancelled {
-                    throw aborted
-                }
+                registration?.end()
                 throw error
             }
         }
@@ -106,8 +103,7 @@ final class Registration: Sendable {
         self.id = id
     }
 
-    /// Forgets the transfer; returns the error the session aborted it with, if it did.
-    @discardableResult
-    func end() -> TransportError? { registry.remove(id) }
+    /// Forgets the transfer.
+    func end() { registry.remove(id) }
     deinit { registry.remove(id) }
 }

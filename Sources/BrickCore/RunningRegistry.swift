@@ -7,7 +7,6 @@ final class RunningRegistry: Sendable {
         let transfer: any TransportTransfer
         /// The request's URL, for transfers that end early when its host becomes unreachable (collected and streamed ones).
         let abortableURL: String?
-        var abortError: TransportError?
     }
 
     private struct State {
@@ -29,10 +28,9 @@ final class RunningRegistry: Sendable {
         }
     }
 
-    /// Forgets a transfer; returns the error it was aborted with, if ``abort(_:with:)`` ended it.
-    @discardableResult
-    func remove(_ id: UInt64) -> TransportError? {
-        state.withLock { $0.entries.removeValue(forKey: id)?.abortError }
+    /// Forgets a transfer.
+    func remove(_ id: UInt64) {
+        state.withLock { _ = $0.entries.removeValue(forKey: id) }
     }
 
     var count: Int { state.withLock { $0.entries.count } }
@@ -43,14 +41,9 @@ final class RunningRegistry: Sendable {
         return urls.compactMap { id, url in TransportRequest.host(of: url).map { (id, $0) } }
     }
 
-    /// Cancels transfer `id`, remembering `error` as the reason to report instead of `cancelled`.
+    /// Ends transfer `id` with `error`, which its caller receives instead of a response.
     func abort(_ id: UInt64, with error: TransportError) {
-        let transfer: (any TransportTransfer)? = state.withLock { state in
-            guard state.entries[id] != nil, state.entries[id]?.abortError == nil else { return nil }
-            state.entries[id]?.abortError = error
-            return state.entries[id]?.transfer
-        }
-        transfer?.cancel()
+        state.withLock { $0.entries[id]?.transfer }?.cancel(because: error)
     }
 
     /// Cancels the transfers of `owner`, or all of them when `owner` is `nil`.

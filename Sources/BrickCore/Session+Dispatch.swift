@@ -10,14 +10,8 @@ extension Session {
     func send(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = makeTransfer(for: request)
         let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
-        let outcome: Result<TransportResponse, TransportError>
-        do { outcome = .success(try await transfer.response()) } catch { outcome = .failure(error) }
-        if let aborted = registry.remove(id), case .failure(let error) = outcome, error.kind == .cancelled,
-            !Task.isCancelled
-        {
-            throw .transport(aborted)
-        }
-        do { return try outcome.get() } catch { throw .transport(error) }
+        defer { registry.remove(id) }
+        do { return try await transfer.response() } catch { throw .transport(error) }
     }
 
     /// Sends `request` and returns its events as they arrive (head, body chunks, end), with back-pressure.
@@ -45,9 +39,12 @@ extension Session {
     }
 
     /// The transfer for `request`: one that follows redirects under ``RedirectRule`` when the request's
-    /// options say to, else the transport's own (which never follows).
+    /// options say to, else the transport's own (which never follows). The first one starts the session's
+    /// watch on routes, before it is registered, so that no change after it is missed.
     private func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
-        request.options.followRedirects
+        _ = routeWatch.value
+        let transport = transport
+        return request.options.followRedirects
             ? RedirectingTransfer(transport: transport, request: request) : transport.makeTransfer(for: request)
     }
 }

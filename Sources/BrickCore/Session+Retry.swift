@@ -76,7 +76,7 @@ extension Session {
         default: failure = .other
         }
         let reachability = RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty
-            ? await configuration.reachability.status(of: state.host) : .reachable
+            ? await reachability.status(of: state.host) : .reachable
         return RetryDecision.decide(RetryInput(
             configuration: plan.autoRetryConfiguration, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,
@@ -88,7 +88,7 @@ extension Session {
     func awaitReachableHost<Value>(
         _ plan: DispatchPlan<Value>, _ state: RetryState, attempts: [AttemptRecord]
     ) async -> BrickError? {
-        let reachability = configuration.reachability
+        let reachability = reachability
         guard !state.host.isEmpty, await reachability.status(of: state.host) == .unreachable else { return nil }
         let changes = reachability.changes()  // subscribed before the second look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return nil }
@@ -119,7 +119,7 @@ extension Session {
     /// Waits until `host` is no longer unreachable, `limit` passes on the session's clock, or the task is
     /// cancelled, whichever comes first.
     private func waitUntilReachable(_ host: String, changes: AsyncStream<Void>, limit: Duration) async -> NetworkWait {
-        let reachability = configuration.reachability
+        let reachability = reachability
         let clock = configuration.clock
         let first = await withTaskGroup(of: NetworkWait.self) { group in
             group.addTask {

@@ -2,8 +2,10 @@ public import Dispatch
 
 /// Sends requests over a transport and keeps track of the ones running, so that one or all can be cancelled.
 ///
-/// `Session.shared` serves requests that name no session of their own. Make your own for a different base
-/// URL, headers, timeouts or connection pool: each session has its own transport and connections.
+/// `Session.shared` (from `BrickRequest`) serves requests that name no session of their own. Make your own
+/// for a different base URL, headers, timeouts or connection pool: each session has its own transport and
+/// connections. A session starts no thread until its first request: its transport and its reachability
+/// are made then.
 public final class Session: Sendable {
     /// What every request of a session starts from.
     public struct Configuration: Sendable {
@@ -17,8 +19,6 @@ public final class Session: Sendable {
         /// Timeouts, redirects, caps and TLS trust of every request, unless a request says otherwise.
         /// Default is `TransportOptions()`.
         public var transportOptions = TransportOptions()
-        /// Connection pool limits of the session's libcurl transport. Default is `CurlTransport.Configuration()`.
-        public var connectionPool = CurlTransport.Configuration()
         /// Where callback-style handlers run unless the call names a queue. Default is a global queue; never
         /// the engine thread.
         public var callbackQueue: DispatchQueue = .global()
@@ -32,9 +32,12 @@ public final class Session: Sendable {
         /// BrickTesting's `ManualClock`.
         public var clock: any Clock<Duration> = ContinuousClock()
         /// Where requests learn whether their host is reachable: while it is not, retrying requests wait,
-        /// and collected transfers to it are ended at once. Default is the process's netlink monitor
-        /// (`SystemReachability.shared`); tests pass BrickTesting's `ManualReachability`.
-        public var reachability: any Reachability = SystemReachability.shared
+        /// and transfers to it are ended at once. Default is `nil`, the session's own: for a libcurl session
+        /// (`Session()`, `Session(configuration:)` from `BrickRequest`) the process's netlink monitor,
+        /// `SystemReachability.shared`, started with the first request; for a session on a transport you
+        /// pass, ``UnknownReachability`` (the retry rules never wait for a network they cannot see). Tests
+        /// pass BrickTesting's `ManualReachability`.
+        public var reachability: (any Reachability)?
         /// Told about every retry, wait for the network and give-up, on the request's task. Default is `nil`.
         public var retryObserver: (@Sendable (RetryEvent) -> Void)?
         /// Where GET responses are kept for reuse under HTTP's caching rules (each request's ``CacheMode``
@@ -51,9 +54,6 @@ public final class Session: Sendable {
         /// The default configuration with a base URL.
         public init(baseURL: String?) { self.baseURL = baseURL }
     }
-
-    /// The session used by `APISessionRequestType` and by requests that name no other.
-    public static let shared = Session()
 
     /// A session that the session bricks (`APISessionRequestType`, `CustomSessionRequestType`) use instead
     /// of their own within a scope: a default, not an identity, so that the class a user ships is the
@@ -72,24 +72,47 @@ public final class Session: Sendable {
 
     /// What this session was made with.
     public let configuration: Configuration
-    /// What sends its requests.
-    public let transport: any Transport
-    let registry = RunningRegistry()
-    private let routeWatch: Task<Void, Never>
+    let registry: RunningRegistry
+    private let madeTransport: Lazy<any Transport>
+    private let madeReachability: Lazy<any Reachability>
+    /// Ends transfers whose host became unreachable; started with the first transfer (``makeTransfer(for:)``).
+    let routeWatch: Lazy<Task<Void, Never>>
 
-    /// Creates a session.
+    /// Creates a session that sends its requests through `transport`.
     ///
+    /// `Session()` and `Session(configuration:connectionPool:)` (from `BrickRequest`) make a session on
+    /// libcurl; this one takes any transport: a `StubTransport` from BrickTesting in unit tests.
     /// - Parameters:
-    ///   - configuration: Base URL, headers, options and pool limits.
-    ///   - transport: What sends the requests. Default is a new libcurl transport with
-    ///     ``Configuration/connectionPool``'s limits (a `StubTransport` from BrickTesting in unit tests).
-    public init(configuration: Configuration = Configuration(), transport: (any Transport)? = nil) {
-        self.configuration = configuration
-        self.transport = transport ?? CurlTransport(configuration: configuration.connectionPool) ?? UnavailableTransport()
-        routeWatch = Self.watchRoutes(of: registry, with: configuration.reachability)
+    ///   - configuration: Base URL, headers, options, interceptors, reachability.
+    ///   - transport: What sends the requests.
+    public convenience init(configuration: Configuration = Configuration(), transport: any Transport) {
+        self.init(configuration: configuration, makeTransport: { transport }, defaultReachability: { UnknownReachability() })
     }
 
-    deinit { routeWatch.cancel() }
+    /// Creates a session whose transport, and reachability unless the configuration names one, are made
+    /// when the first request needs them.
+    package init(
+        configuration: Configuration, makeTransport: @escaping @Sendable () -> any Transport,
+        defaultReachability: @escaping @Sendable () -> any Reachability
+    ) {
+        self.configuration = configuration
+        madeTransport = Lazy(makeTransport)
+        let chosen = configuration.reachability
+        let reachability = Lazy { chosen ?? defaultReachability() }
+        madeReachability = reachability
+        let registry = RunningRegistry()
+        self.registry = registry
+        routeWatch = Lazy { Self.watchRoutes(of: registry, with: reachability.value) }
+    }
+
+    deinit { routeWatch.ifMade?.cancel() }
+
+    /// What sends its requests (made on first use).
+    public var transport: any Transport { madeTransport.value }
+
+    /// Where its requests learn whether their host is reachable (made on first use): the configuration's
+    /// ``Configuration/reachability``, or the session's default.
+    public var reachability: any Reachability { madeReachability.value }
 
     /// How many requests are running now.
     public var runningRequestCount: Int { registry.count }
@@ -99,16 +122,4 @@ public final class Session: Sendable {
 
     /// Cancels every running request of the session; each fails with `cancelled`.
     public func cancelAll() { registry.cancel(owner: nil) }
-}
-
-/// Stands in when libcurl cannot start (no memory, no threads): every request fails clearly.
-private struct UnavailableTransport: Transport {
-    func makeTransfer(for request: TransportRequest) -> any TransportTransfer { Failed() }
-
-    final class Failed: TransportTransfer {
-        let error = TransportError(.other, message: "the libcurl transport could not start")
-        func response() async throws(TransportError) -> TransportResponse { throw error }
-        func events() -> TransportEventStream { TransportEventStream(failing: error) }
-        func cancel() {}
-    }
 }

@@ -32,29 +32,13 @@ final class CurlEngine: Sendable {
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
-        let loop = EngineThreadStart(EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration))
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        guard pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<EngineThreadStart>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<EngineThreadStart>.fromOpaque(context).release()
-            _ = mailbox.close()
-            curl_multi_cleanup(multi)
+        let loop = EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration)
+        guard startDetachedThread(named: "brick-curl", { onNewThread in onNewThread ? loop.run() : loop.abandon() }) == 0 else {
             return nil
         }
-        pthread_detach(thread)
     }
 
     /// Asks the engine thread to cancel what runs, free everything and end.
     func shutdown() { mailbox.post(.shutdown) }
 }
 
-/// Carries the loop to the new thread; the thread takes the only reference, so nothing is shared.
-private final class EngineThreadStart {
-    private let loop: EngineLoop
-    init(_ loop: EngineLoop) { self.loop = loop }
-    func run() { loop.run() }
-}

@@ -54,7 +54,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
                         return .failure(TransportError(.invalidRequest, message: "a transfer can be started once"))
                     }
                     state.mode = .collect
-                    if state.cancelled { return .failure(.cancelled) }
+                    if state.cancelled { return .failure(state.failure ?? .cancelled) }
                     state.responseWaiter = waiter
                     return nil
                 }
@@ -103,18 +103,18 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         return try outcome.get()
     }
 
-    func cancel() {
+    func cancel(because reason: TransportError) {
         let (started, responseWaiter, eventWaiter) = state.withLock { state in
             guard !state.finished else { return (false, nil, nil) as (Bool, UnsafeContinuation<Outcome, Never>?, UnsafeContinuation<EventOutcome, Never>?) }
             state.finished = true
             state.cancelled = true
-            state.failure = .cancelled
+            state.failure = reason
             state.events.removeAll()
             defer { state.responseWaiter = nil; state.eventWaiter = nil }
             return (state.mode != nil, state.responseWaiter, state.eventWaiter)
         }
-        responseWaiter?.resume(returning: .failure(.cancelled))
-        eventWaiter?.resume(returning: .failure(.cancelled))
+        responseWaiter?.resume(returning: .failure(reason))
+        eventWaiter?.resume(returning: .failure(reason))
         if started { transport.engine.mailbox.post(.cancel(self)) }
     }
 

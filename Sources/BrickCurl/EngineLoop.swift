@@ -147,6 +147,9 @@ final class EngineLoop {
         }
     }
 
+    /// Frees the multi handle of a loop that never ran (no thread could be started for it).
+    func abandon() { shutdown() }
+
     private func shutdown() {
         let stopped = TransportError(.cancelled, message: "the transport has shut down")
         for command in mailbox.close() {

@@ -107,22 +107,8 @@ final class NetlinkMonitor: Sendable {
     // MARK: The monitor's thread
 
     private func startThread() throws(ReachabilityError) {
-        final class Start: Sendable {
-            let monitor: NetlinkMonitor
-            init(_ monitor: NetlinkMonitor) { self.monitor = monitor }
-        }
-        let context = Unmanaged.passRetained(Start(self)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<Start>.fromOpaque(context).takeRetainedValue().monitor.run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<Start>.fromOpaque(context).release()
-            throw ReachabilityError(step: "pthread_create", errno: result)
-        }
-        pthread_detach(thread)
+        let result = startDetachedThread(named: "brick-netlink") { [self] onNewThread in if onNewThread { run() } }
+        guard result == 0 else { throw ReachabilityError(step: "pthread_create", errno: result) }
     }
 
     private func run() {

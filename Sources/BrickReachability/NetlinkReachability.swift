@@ -58,11 +58,3 @@ public enum SystemReachability {
         do { return try NetlinkReachability() } catch { return UnknownReachability() }
     }()
 }
-
-/// Knows nothing: every host is `unknown`, and nothing ever changes.
-public struct UnknownReachability: Reachability {
-    /// Creates the stand-in.
-    public init() {}
-    public func status(of host: String) async -> ReachabilityStatus { .unknown }
-    public func changes() -> AsyncStream<Void> { AsyncStream { _ in } }
-}

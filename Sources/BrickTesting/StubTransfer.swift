@@ -5,7 +5,8 @@ import BrickCore
 final class StubTransfer: TransportTransfer, TransportEventSource {
     private struct State {
         var started = false
-        var cancelled = false
+        /// Why the transfer was cancelled, once it was.
+        var cancelReason: TransportError?
         var waiter: UnsafeContinuation<Void, Never>?
         var pending: [TransportEvent] = []
         var sleeper: Task<Void, any Error>?
@@ -26,7 +27,8 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
             return state.started
         }
         guard !alreadyStarted else { throw TransportError(.invalidRequest, message: "a transfer can be started once") }
-        if Task.isCancelled || state.withLock({ $0.cancelled }) { throw .cancelled }
+        if Task.isCancelled { throw .cancelled }
+        if let reason = state.withLock({ $0.cancelReason }) { throw reason }
         try request.validate()
         return try await resolve(transport.reply(for: request))
     }
@@ -34,7 +36,7 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
     private func resolve(_ reply: StubTransport.Reply) async throws(TransportError) -> TransportResponse {
         switch reply {
         case .response(let response):
-            if state.withLock({ $0.cancelled }) { throw .cancelled }
+            if let reason = state.withLock({ $0.cancelReason }) { throw reason }
             return response
         case .failure(let error):
             throw error
@@ -43,25 +45,25 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
         case .delayed(let delay, let reply):
             let clock = transport.clock
             let sleeper = Task { try await clock.sleep(for: delay) }
-            if state.withLock({ state in state.sleeper = sleeper; return state.cancelled }) { sleeper.cancel() }
+            if state.withLock({ state in state.sleeper = sleeper; return state.cancelReason != nil }) { sleeper.cancel() }
             do {
                 try await withTaskCancellationHandler { try await sleeper.value } onCancel: { sleeper.cancel() }
-            } catch { throw .cancelled }
-            if state.withLock({ $0.cancelled }) { throw .cancelled }
+            } catch { throw state.withLock { $0.cancelReason } ?? .cancelled }
+            if let reason = state.withLock({ $0.cancelReason }) { throw reason }
             return try await resolve(reply)
         case .never:
             await withTaskCancellationHandler {
                 await withUnsafeContinuation { waiter in
                     let cancelled = state.withLock { state in
-                        if !state.cancelled { state.waiter = waiter }
-                        return state.cancelled
+                        if state.cancelReason == nil { state.waiter = waiter }
+                        return state.cancelReason != nil
                     }
                     if cancelled { waiter.resume() }
                 }
             } onCancel: {
                 cancel()
             }
-            throw .cancelled
+            throw state.withLock { $0.cancelReason } ?? .cancelled
         }
     }
 
@@ -72,7 +74,7 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
             let response = try await self.response()
             state.withLock { $0.pending = Self.events(of: response, sent: request) }
         }
-        if state.withLock({ $0.cancelled }) { throw .cancelled }
+        if let reason = state.withLock({ $0.cancelReason }) { throw reason }
         return state.withLock { $0.pending.isEmpty ? nil : $0.pending.removeFirst() }
     }
 
@@ -92,9 +94,9 @@ final class StubTransfer: TransportTransfer, TransportEventSource {
         return events
     }
 
-    func cancel() {
+    func cancel(because reason: TransportError) {
         let (waiter, sleeper) = state.withLock { state in
-            state.cancelled = true
+            if state.cancelReason == nil { state.cancelReason = reason }
             defer { state.waiter = nil }
             return (state.waiter, state.sleeper)
         }

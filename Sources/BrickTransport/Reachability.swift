@@ -18,3 +18,13 @@ public protocol Reachability: Sendable {
     /// subscribe before reading ``status(of:)`` so that no change is missed.
     func changes() -> AsyncStream<Void>
 }
+
+/// Knows nothing: every host is `unknown`, and nothing ever changes. What a session on a transport you pass
+/// uses unless you name a reachability (retry rules then never wait for a network they cannot see), and
+/// what the system reachability falls back to where netlink cannot be opened.
+public struct UnknownReachability: Reachability {
+    /// Creates the stand-in.
+    public init() {}
+    public func status(of host: String) async -> ReachabilityStatus { .unknown }
+    public func changes() -> AsyncStream<Void> { AsyncStream { _ in } }
+}

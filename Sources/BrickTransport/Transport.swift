@@ -20,7 +20,14 @@ public protocol TransportTransfer: AnyObject, Sendable {
     /// behind by more than ``TransportOptions/streamBufferSize``; ending the iteration early cancels it.
     func events() -> TransportEventStream
 
-    /// Cancels the transfer: it stops, its resources are freed, and whoever waits gets
-    /// ``TransportError/Kind/cancelled``. Safe to call at any time, more than once, from any thread.
-    func cancel()
+    /// Ends the transfer with `reason`: it stops, its resources are freed, and whoever waits gets `reason`
+    /// (``cancel()`` gives ``TransportError/Kind/cancelled``; a session ending a transfer whose route went
+    /// away gives `connectionLost`). Safe to call at any time, more than once, from any thread: the first
+    /// call's reason wins, and a transfer that already ended keeps its outcome.
+    func cancel(because reason: TransportError)
+}
+
+extension TransportTransfer {
+    /// Cancels the transfer: whoever waits gets ``TransportError/Kind/cancelled``.
+    public func cancel() { cancel(because: .cancelled) }
 }

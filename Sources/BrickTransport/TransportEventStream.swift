@@ -2,9 +2,10 @@
 public protocol TransportEventSource: AnyObject, Sendable {
     /// The next event, or `nil` after ``TransportEvent/end(_:)`` has been returned.
     func nextEvent() async throws(TransportError) -> TransportEvent?
-    /// Stops the transfer; pending and later calls to ``nextEvent()`` throw `cancelled`.
-    func cancel()
+    /// Stops the transfer; pending and later calls to ``nextEvent()`` throw `reason` (the first one given).
+    func cancel(because reason: TransportError)
 }
+
 
 /// The events of one transfer as an `AsyncSequence`: iterate it once. Dropping the iterator before the end
 /// cancels the transfer.
@@ -19,7 +20,7 @@ public struct TransportEventStream: AsyncSequence, Sendable {
     public func makeAsyncIterator() -> Iterator { Iterator(lifetime: Lifetime(source)) }
 
     /// Cancels the transfer from outside the iteration.
-    public func cancel() { source.cancel() }
+    public func cancel() { source.cancel(because: .cancelled) }
 
     /// The next event, read straight from the transfer, for code that forwards a stream's events (such as
     /// a transfer that follows redirects). Unlike an iterator, nothing cancels the transfer when the reader
@@ -44,7 +45,7 @@ public struct TransportEventStream: AsyncSequence, Sendable {
         let source: any TransportEventSource
         var finished = false
         init(_ source: any TransportEventSource) { self.source = source }
-        deinit { if !finished { source.cancel() } }
+        deinit { if !finished { source.cancel(because: .cancelled) } }
     }
 }
 
@@ -58,5 +59,5 @@ private final class FailedEventSource: TransportEventSource {
     let error: TransportError
     init(error: TransportError) { self.error = error }
     func nextEvent() async throws(TransportError) -> TransportEvent? { throw error }
-    func cancel() {}
+    func cancel(because reason: TransportError) {}
 }

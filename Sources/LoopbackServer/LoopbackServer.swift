@@ -151,20 +151,6 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
 
 /// Runs `body` on a new detached thread (servers of tests use it too).
 public func spawnThread(_ body: @escaping @Sendable () -> Void) throws(ServerError) {
-    final class Start: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Start(body)).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { context in
-        guard let context else { return nil }
-        Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body()
-        return nil
-    }, context)
-    guard result == 0 else {
-        Unmanaged<Start>.fromOpaque(context).release()
-        throw ServerError(step: "pthread_create", errno: result)
-    }
-    pthread_detach(thread)
+    let result = startDetachedThread(named: "loopback-server") { onNewThread in if onNewThread { body() } }
+    guard result == 0 else { throw ServerError(step: "pthread_create", errno: result) }
 }

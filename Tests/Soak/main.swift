@@ -33,7 +33,8 @@ final class SoakPost: Component, POSTRequestType, CustomSessionRequestType, NonA
     }
 }
 
-let soakSession = Session()
+let soakPool = CurlTransport.Configuration()
+let soakSession = Session(connectionPool: soakPool)
 
 /// Resident memory in KiB, from `/proc/self/statm`.
 func residentKiB() -> Int {
@@ -112,7 +113,7 @@ func soak(base: String, total: Int, output: String) async -> Int32 {
     let rss = settled.map(\.rss)
     let growth = rss.count >= 20 ? median(rss.suffix(10)[...]) - median(rss.prefix(10)[...]) : 0
     let maxFDs = settled.map(\.fds).max() ?? 0
-    let fdBound = soakSession.configuration.connectionPool.maxConnectionsPerHost + 24
+    let fdBound = soakPool.maxConnectionsPerHost + 24
     print("RESULT soak requests=\(done) failed=\(failed) rss_growth_kib=\(growth) rss_range_kib=\((rss.min() ?? 0))-\((rss.max() ?? 0)) max_fds=\(maxFDs) fd_bound=\(fdBound)")
     return failed == 0 && growth <= 2048 && maxFDs <= fdBound ? 0 : 1
 }
@@ -135,7 +136,7 @@ func load(base: String, count: Int) async -> Int32 {
     let perRequest = Double(max(0, rss - baseline)) * 1024 / Double(count)
     print("RESULT load in_flight=\(count) failed=\(failed) baseline_kib=\(baseline) peak_kib=\(rss) bytes_per_request=\(Int(perRequest)) max_sockets=\(sockets)")
     // Besides the pool's connections: libcurl's wake-up socket pair (2) and the netlink monitor's socket (1).
-    return failed == 0 && sockets <= soakSession.configuration.connectionPool.maxConnectionsPerHost + 3 ? 0 : 1
+    return failed == 0 && sockets <= soakPool.maxConnectionsPerHost + 3 ? 0 : 1
 }
 
 actor Peak {

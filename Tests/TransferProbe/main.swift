@@ -11,7 +11,17 @@ import Glibc
 /// - `transfer-probe upload URL FILE`: a PUT of the file through `stream()`, checking its upload progress.
 /// - `transfer-probe multipart URL FILE`: a multipart POST of a text field and the file, collected.
 /// - `transfer-probe slow URL`: a streamed GET read by a consumer slower than the network.
+/// - `transfer-probe threads URL`: the library's threads (by name) after building configurations and
+///   sessions, and after one GET of URL through `Session.shared`.
 final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
+    let path: String
+    init(_ url: String) {
+        path = url
+        super.init()
+    }
+}
+
+final class Ping: Component, GETRequestType, APISessionRequestType, AbsoluteURLType, DataResponseType {
     let path: String
     init(_ url: String) {
         path = url
@@ -49,6 +59,13 @@ func memoryKiB(_ field: String) -> Int {
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
 }
 
+/// The names of the process's threads that the library starts (`brick-…`), sorted.
+func libraryThreads() -> [String] {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    let names = tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+    return names.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.hasPrefix("brick-") }.sorted()
+}
+
 func report(_ fields: [String: String]) -> Never {
     print("{" + fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ") + "}")
     exit(0)
@@ -60,7 +77,9 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else { fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE | multipart URL FILE | slow URL") }
+guard arguments.count >= 3 else {
+    fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE | multipart URL FILE | slow URL | threads URL")
+}
 let baseline = memoryKiB("VmRSS")
 switch arguments[1] {
 case "download":
@@ -120,6 +139,21 @@ case "slow":
         fail("\(error)")
     }
     report(["received": "\(received)", "chunks": "\(chunks)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
+case "threads":
+    func quoted(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+    let before = libraryThreads()
+    var configuration = Session.Configuration(baseURL: arguments[2])
+    configuration.headers["X-Probe"] = "1"
+    let own = Session(configuration: configuration)
+    let request = Ping(arguments[2])
+    let ready = own.configuration.baseURL != nil && request.session === Session.shared
+        && Session.shared.configuration.baseURL == nil && own.runningRequestCount == 0
+    let afterSetup = libraryThreads()
+    let status = await request.dataResponse().response?.head.status ?? 0
+    report([
+        "before": quoted(before), "afterSetup": quoted(afterSetup), "afterRequest": quoted(libraryThreads()),
+        "status": "\(status)", "ready": "\(ready)",
+    ])
 default:
     fail("unknown mode \(arguments[1])")
 }

@@ -1,0 +1,43 @@
+import Glibc
+
+/// Starts a detached POSIX thread named `name` that runs `body(true)`: the engine, the reachability monitor
+/// and the loopback servers of tests each run on one. The thread owns `body` (and what it captured) alone.
+/// If no thread can be started, `body(false)` runs at once on the calling thread instead, to free what it
+/// captured.
+///
+/// - Parameter name: Shown by `top -H`, `ps -L` and debuggers; at most 15 bytes are kept.
+/// - Returns: 0, or the errno `pthread_create` failed with.
+package func startDetachedThread(named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void) -> Int32 {
+    final class Start {
+        let name: String
+        let body: (Bool) -> Void
+        init(_ name: String, _ body: @escaping (Bool) -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+    let context = Unmanaged.passRetained(Start(name, body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { context in
+        guard let context else { return nil }
+        let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
+        nameThisThread(start.name)
+        start.body(true)
+        return nil
+    }, context)
+    guard result == 0 else {
+        Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body(false)
+        return result
+    }
+    pthread_detach(thread)
+    return 0
+}
+
+/// Names the calling thread through glibc's `pthread_setname_np`, looked up at run time (Glibc's Swift module
+/// leaves out the GNU extensions); a name longer than 15 bytes is cut.
+private func nameThisThread(_ name: String) {
+    typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
+    let setName = unsafeBitCast(symbol, to: SetName.self)
+    _ = setName(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+}
