@@ -104,6 +104,19 @@ public enum RetryDecision {
         return .retry(after: delay)
     }
 
+    /// Decides whether an attempt may go out now, from the host's reachability: `nil` to send it; while the
+    /// host is unreachable, give up at once with `failWhenNotReachable`, give up when the deadline has
+    /// passed, else wait for the network up to `maxNetworkWait` (or what is left before the deadline).
+    /// Only `configuration`, `reachability` and `elapsed` are read.
+    public static func beforeAttempt(_ input: RetryInput) -> RetryVerdict? {
+        guard input.reachability == .unreachable else { return nil }
+        let configuration = input.configuration
+        if configuration.failWhenNotReachable { return .giveUp(.notReachable) }
+        let remaining = configuration.deadline.map { $0 - input.elapsed }
+        let limit = min(configuration.maxNetworkWait, remaining ?? configuration.maxNetworkWait)
+        return limit > .zero ? .waitForNetwork(upTo: limit) : .giveUp(.deadlineExceeded)
+    }
+
     /// Whether a request may be sent again after it failed without reaching the server, or only if
     /// sending it twice is harmless.
     enum FailureClass { case neverSent, mayHaveReachedServer }

@@ -1,7 +1,8 @@
-/// Why the retry rules stopped, with every attempt made: found in ``BrickError/gaveUp(_:)``.
+/// Why repeating a request stopped, with every attempt made: found in ``BrickError/gaveUp(_:)``.
 ///
 /// A request whose retry configuration is ``AutoRetryConfiguration/none``, or that failed on its first
-/// attempt in a way retrying cannot cure, fails with the plain error instead.
+/// attempt in a way retrying cannot cure, fails with the plain error instead; a request that was repeated
+/// until ``Session/Configuration/maxAttempts`` fails with ``Reason/attemptsExhausted(lastReason:)``.
 public struct RetryFailure: Error, Sendable, CustomStringConvertible {
     /// Why retrying stopped.
     public enum Reason: Sendable, Equatable {
@@ -19,6 +20,9 @@ public struct RetryFailure: Error, Sendable, CustomStringConvertible {
         case networkWaitExpired(host: String, waited: Duration)
         /// The next retry would have started past ``AutoRetryConfiguration/deadline``.
         case deadlineExceeded
+        /// Interceptors' replays, error handlers' retries and the rules' retries together reached
+        /// ``Session/Configuration/maxAttempts``; `lastReason` is why the last attempt asked to go again.
+        case attemptsExhausted(lastReason: String)
     }
 
     /// Why retrying stopped.

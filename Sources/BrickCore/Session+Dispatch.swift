@@ -24,12 +24,29 @@ extension Session {
         return ResponseStream(events: events, registration: registration)
     }
 
-    /// Streams `plan`'s request once the interceptors have adapted it.
+    /// Streams `plan`'s request once the interceptors have adapted it: one attempt of the attempt loop,
+    /// without the retry rules (the caller sees events as they arrive).
     func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
-            let request = try await self.firstAttemptRequest(plan)
-            return self.startStream(request, ownerID: plan.owner)
+            let base = try plan.request.get()
+            let interceptors = self.interceptors(for: plan)
+            let outcome = await self.runAttempts(plan, base: base, retryRules: false) { number, previous in
+                let context = self.context(for: plan, request: base, attempt: number, previousAttempts: previous)
+                do throws(BrickError) {
+                    let request = try await self.adapt(interceptors, context: context)
+                    return Attempt(sent: request, outcome: .done(StartedStream(self.startStream(request, ownerID: plan.owner))))
+                } catch {
+                    return Attempt(sent: base, outcome: .failed(error))
+                }
+            }
+            return try outcome.result.get().parts
         }
+    }
+
+    /// A stream's transfer, started and registered.
+    struct StartedStream: Sendable {
+        let parts: (TransportEventStream, Registration)
+        init(_ parts: (TransportEventStream, Registration)) { self.parts = parts }
     }
 
     private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {

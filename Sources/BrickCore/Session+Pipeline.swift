@@ -30,55 +30,16 @@ extension Session {
         return outcome
     }
 
-    /// The pipeline's attempts, with `cacheStep` (if any) storing answers and swapping `304`s.
+    /// The pipeline's attempts (``runAttempts(_:base:_:)``), with `cacheStep` (if any) storing answers and
+    /// swapping `304`s.
     private func run<Value>(_ plan: DispatchPlan<Value>, base: TransportRequest, cacheStep: CacheStep?) async -> DataResponse<Value> {
         let interceptors = interceptors(for: plan)
-        var retry = plan.autoRetryConfiguration.isActive ? RetryState(base: base, clock: configuration.clock) : nil
-        var attempts: [AttemptRecord] = []
-        while true {
-            if let state = retry, let stop = await awaitReachableHost(plan, state, attempts: attempts) {
-                return DataResponse(request: attempts.last?.request, response: nil, result: .failure(stop), attempts: attempts)
-            }
-            var context = context(for: plan, request: base, attempt: attempts.count + 1, previousAttempts: attempts)
-            let round = await attempt(plan, base: base, interceptors: interceptors, cacheStep: cacheStep, context: &context)
-            let sent = context.request
-            switch round {
-            case .finished(let outcome, let result):
-                if let state = retry, case .failure(let error) = result, !error.isCancelled {
-                    let verdict = await retryVerdict(after: error, plan, state, attempts: attempts.count)
-                    if case .giveUp(let why) = verdict {
-                        attempts.append(AttemptRecord(request: sent, head: outcome.head, error: error, repeatReason: nil))
-                        let failure = state.failure(why, error: error, attempts: attempts)
-                        if case .gaveUp(let gaveUp) = failure { notify(.gaveUp(request: context.requestName, gaveUp)) }
-                        return DataResponse(request: sent, response: outcome.response, result: .failure(failure), attempts: attempts)
-                    }
-                    let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
-                    attempts.append(AttemptRecord(
-                        request: sent, head: outcome.head, error: error, repeatReason: RetryState.reason(for: error)))
-                    retry?.retries += 1
-                    notify(.retrying(request: context.requestName, attempt: attempts.count, after: delay, failure: error))
-                    guard await pause(for: delay) else {
-                        return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
-                    }
-                    continue
-                }
-                attempts.append(AttemptRecord(request: sent, head: outcome.head, error: result.error, repeatReason: nil))
-                return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
-            case .again(let outcome, let reason, let delay):
-                let canRepeat = attempts.count + 1 < configuration.maxAttempts && (base.body?.isReplayable ?? true)
-                    && !Task.isCancelled
-                guard canRepeat else {
-                    let result: Result<Value, BrickError> = outcome.error.map { .failure($0) } ?? .failure(.interceptor(
-                        PipelineError.attemptsExhausted(attempts.count + 1, lastReason: reason)))
-                    attempts.append(AttemptRecord(request: sent, head: outcome.head, error: result.error, repeatReason: nil))
-                    return DataResponse(request: sent, response: outcome.response, result: result, attempts: attempts)
-                }
-                attempts.append(AttemptRecord(request: sent, head: outcome.head, error: outcome.error, repeatReason: reason))
-                guard await pause(for: delay) else {
-                    return DataResponse(request: sent, response: nil, result: .failure(.transport(.cancelled)), attempts: attempts)
-                }
-            }
+        let outcome = await runAttempts(plan, base: base) { number, previous in
+            let context = context(for: plan, request: base, attempt: number, previousAttempts: previous)
+            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context)
         }
+        return DataResponse(
+            request: outcome.last?.sent, response: outcome.last?.response, result: outcome.result, attempts: outcome.records)
     }
 
     /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
@@ -117,47 +78,46 @@ extension Session {
         return request
     }
 
-    /// How one attempt ended.
-    private enum Round<Value: Sendable> {
-        case finished(ResponseOutcome, Result<Value, BrickError>)
-        case again(ResponseOutcome, reason: String, delay: Duration)
-    }
-
+    /// One attempt of a collected call: adapt, send (through the cache step), process (interceptors in
+    /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
+    /// replace the error, recover with a response, or retry).
     private func attempt<Value>(
-        _ plan: DispatchPlan<Value>, base: TransportRequest, interceptors: [any Interceptor], cacheStep: CacheStep?,
-        context: inout RequestContext
-    ) async -> Round<Value> {
-        var request = base
+        _ plan: DispatchPlan<Value>, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext
+    ) async -> Attempt<Value> {
+        var context = context
         var outcome: ResponseOutcome
         do {
-            request = try await adapt(interceptors, context: context)
-            context.request = request
+            context.request = try await adapt(interceptors, context: context)
             cacheStep?.willSend()
-            outcome = await sendOutcome(request, owner: plan.owner)
-            if let cacheStep { outcome = await cacheStep.absorb(outcome, sent: request) }
+            outcome = await sendOutcome(context.request, owner: plan.owner)
+            if let cacheStep { outcome = await cacheStep.absorb(outcome, sent: context.request) }
         } catch {
             outcome = .failure(error)
         }
-        context.request = request
+        func ended(_ end: Attempt<Value>.Outcome) -> Attempt<Value> {
+            Attempt(sent: context.request, head: outcome.head, response: outcome.response, outcome: end)
+        }
         for interceptor in interceptors.reversed() {
             switch await interceptor.process(outcome, context: context) {
             case .proceed(let next): outcome = next
-            case .replay(let reason): return .again(outcome, reason: reason, delay: .zero)
+            case .replay(let reason): return ended(.again(reason: reason, delay: .zero, error: outcome.error))
             }
         }
         var result = Self.validateAndSerialize(outcome, plan)
-        guard case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty else {
-            return .finished(outcome, result)
+        if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty {
+            switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
+            case .unhandled: break
+            case .fail(let replacement): result = .failure(replacement)
+            case .recover(let response):
+                outcome = .success(response)
+                result = Self.serialize(response, plan)
+            case .retry(let delay, let reason): return ended(.again(reason: reason, delay: delay, error: error))
+            }
         }
-        switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
-        case .unhandled: break
-        case .fail(let replacement): result = .failure(replacement)
-        case .recover(let response):
-            outcome = .success(response)
-            result = Self.serialize(response, plan)
-        case .retry(let delay, let reason): return .again(outcome, reason: reason, delay: delay)
+        switch result {
+        case .success(let value): return ended(.done(value))
+        case .failure(let error): return ended(.failed(error))
         }
-        return .finished(outcome, result)
     }
 
     private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier) async -> ResponseOutcome {
@@ -176,12 +136,6 @@ extension Session {
     private static func serialize<Value>(_ response: TransportResponse, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
         do { return .success(try plan.serializer.serialize(response)) } catch { return .failure(error) }
     }
-}
-
-/// Why the pipeline stopped repeating a request; found in ``BrickError/interceptor(_:)``.
-public enum PipelineError: Error, Sendable, Equatable {
-    /// Interceptors or error handlers asked for more attempts than ``Session/Configuration/maxAttempts``.
-    case attemptsExhausted(Int, lastReason: String)
 }
 
 extension Result where Failure == BrickError {

@@ -17,13 +17,14 @@ struct RetryState: Sendable {
         self.stopwatch = Stopwatch(clock)
     }
 
-    /// What the call fails with when the rules give up on `error`: the plain error when the first attempt
-    /// failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)`` with every attempt.
-    func failure(_ why: RetryGiveUp, error: BrickError, attempts: [AttemptRecord]) -> BrickError {
+    /// What the call fails with when the rules give up after `error` (`nil` before any attempt): the plain
+    /// error when the first attempt failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)``
+    /// with every attempt.
+    func failure(_ why: RetryGiveUp, error: BrickError?, attempts: [AttemptRecord]) -> BrickError {
         let reason: RetryFailure.Reason
         switch why {
         case .notRetryable, .notIdempotent:
-            guard retries > 0 else { return error }
+            if retries == 0, let error { return error }
             reason = why == .notRetryable ? .notRetryable : .notIdempotent
         case .retriesExhausted: reason = .retriesExhausted(retries: retries)
         case .notReachable: reason = .notReachable(host: host)
@@ -64,11 +65,7 @@ extension AutoRetryConfiguration {
 extension Session {
     /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
     /// a lost network could explain the failure.
-    func retryVerdict<Value>(
-        after error: BrickError, _ plan: DispatchPlan<Value>, _ state: RetryState, attempts: Int
-    ) async -> RetryVerdict {
-        guard state.base.body?.isReplayable ?? true else { return .giveUp(.notRetryable) }
-        guard attempts + 1 < configuration.maxAttempts else { return .giveUp(.retriesExhausted) }
+    func retryVerdict<Value>(after error: BrickError, _ plan: DispatchPlan<Value>, _ state: RetryState) async -> RetryVerdict {
         let failure: RetryFailureKind
         switch error.rootCause {
         case .transport(let transport): failure = .transport(transport.kind)
@@ -83,38 +80,32 @@ extension Session {
             now: Date(), jitter: Double.random(in: 0..<1)))
     }
 
-    /// Before an attempt: while the host is unreachable, waits for it (or fails at once with
-    /// `failWhenNotReachable`). Returns `nil` to go ahead, or the error to end the call with.
-    func awaitReachableHost<Value>(
-        _ plan: DispatchPlan<Value>, _ state: RetryState, attempts: [AttemptRecord]
-    ) async -> BrickError? {
-        let reachability = reachability
-        guard !state.host.isEmpty, await reachability.status(of: state.host) == .unreachable else { return nil }
-        let changes = reachability.changes()  // subscribed before the second look: no change is missed
-        guard await reachability.status(of: state.host) == .unreachable else { return nil }
-        let rules = plan.autoRetryConfiguration
-        var name: String { String(describing: plan.requestType) }
-        func giveUp(_ reason: RetryFailure.Reason) -> BrickError {
-            let failure = RetryFailure(reason: reason, attempts: attempts)
-            notify(.gaveUp(request: name, failure))
-            return .gaveUp(failure)
-        }
-        if rules.failWhenNotReachable { return giveUp(.notReachable(host: state.host)) }
-        let left = rules.deadline.map { $0 - state.stopwatch.elapsed } ?? rules.maxNetworkWait
-        let limit = min(rules.maxNetworkWait, left)
-        guard limit > .zero else { return giveUp(.deadlineExceeded) }
-        notify(.waitingForNetwork(request: name, host: state.host, limit: limit))
-        let start = state.stopwatch.elapsed
-        switch await waitUntilReachable(state.host, changes: changes, limit: limit) {
-        case .reachable:
-            notify(.networkReturned(request: name, host: state.host, waited: state.stopwatch.elapsed - start))
-            return nil
-        case .expired: return giveUp(.networkWaitExpired(host: state.host, waited: limit))
-        case .cancelled: return .transport(.cancelled)
-        }
+    /// The rules' verdict before an attempt (``RetryDecision/beforeAttempt(_:)``): `nil` to go ahead, or
+    /// wait for the network, or give up. Asks the host's reachability once.
+    func verdictBeforeAttempt<Value>(_ plan: DispatchPlan<Value>, _ state: RetryState) async -> RetryVerdict? {
+        guard !state.host.isEmpty else { return nil }
+        return RetryDecision.beforeAttempt(RetryInput(
+            configuration: plan.autoRetryConfiguration, retriesSoFar: state.retries, method: state.base.method,
+            idempotency: plan.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
+            elapsed: state.stopwatch.elapsed))
     }
 
-    private enum NetworkWait: Sendable { case reachable, expired, cancelled }
+    /// Carries out ``RetryVerdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
+    /// `limit` passes on the session's clock, or the task is cancelled. Tells the retry observer when the
+    /// wait starts and when the network returned.
+    func waitForNetwork<Value>(_ plan: DispatchPlan<Value>, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
+        let changes = reachability.changes()  // subscribed before the look: no change is missed
+        guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
+        notify(.waitingForNetwork(request: plan.requestName, host: state.host, limit: limit))
+        let start = state.stopwatch.elapsed
+        let outcome = await waitUntilReachable(state.host, changes: changes, limit: limit)
+        if outcome == .reachable {
+            notify(.networkReturned(request: plan.requestName, host: state.host, waited: state.stopwatch.elapsed - start))
+        }
+        return outcome
+    }
+
+    enum NetworkWait: Sendable { case reachable, expired, cancelled }
 
     /// Waits until `host` is no longer unreachable, `limit` passes on the session's clock, or the task is
     /// cancelled, whichever comes first.

@@ -9,6 +9,7 @@ public final class ManualReachability: Reachability {
         var byHost: [String: ReachabilityStatus] = [:]
         var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
         var nextID = 0
+        var queries = 0
     }
 
     private let state: Locked<State>
@@ -17,8 +18,14 @@ public final class ManualReachability: Reachability {
     public init(_ status: ReachabilityStatus = .reachable) { state = Locked(State(everywhere: status)) }
 
     public func status(of host: String) async -> ReachabilityStatus {
-        state.withLock { $0.byHost[host.lowercased()] ?? $0.everywhere }
+        state.withLock { state in
+            state.queries += 1
+            return state.byHost[host.lowercased()] ?? state.everywhere
+        }
     }
+
+    /// How many times ``status(of:)`` was asked, for any host.
+    public var statusQueries: Int { state.withLock { $0.queries } }
 
     public func changes() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

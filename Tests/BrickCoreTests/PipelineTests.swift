@@ -101,8 +101,9 @@ func session(_ stub: StubTransport, _ configure: (inout Session.Configuration) -
         stub.stub(.get, "https://pipe.test/loop", body: Data())
         let request = Piped("/loop", session: session(stub) { $0.maxAttempts = 3 }, modifiers: [Replayer { _ in true }])
         let response = await request.dataResponse()
-        guard case .interceptor(let error)? = response.error else { Issue.record("got \(String(describing: response.error))"); return }
-        #expect(error as? PipelineError == .attemptsExhausted(3, lastReason: "test replay"))
+        guard case .gaveUp(let failure)? = response.error else { Issue.record("got \(String(describing: response.error))"); return }
+        #expect(failure.reason == .attemptsExhausted(lastReason: "test replay"))
+        #expect(failure.attempts.count == 3)
         #expect(stub.requests.count == 3)
     }
 

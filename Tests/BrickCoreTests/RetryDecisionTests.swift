@@ -148,4 +148,22 @@ struct RetryDecisionTests {
         #expect(RetryAfter.delay("99999999999999999999999", reference: reference) == .seconds(10 * 365 * 86_400))
         #expect(RetryAfter.delay("-5", reference: reference) == nil)
     }
+
+    /// Before an attempt only the host's reachability, the rules and the time spent count.
+    @Test(arguments: [
+        (ReachabilityStatus.reachable, AutoRetryConfiguration.soft, Duration.zero, RetryVerdict?.none),
+        (.unknown, .soft, .zero, nil),
+        (.unreachable, .soft, .zero, .waitForNetwork(upTo: AutoRetryConfiguration.soft.maxNetworkWait)),
+        (.unreachable, rules, .seconds(70), .waitForNetwork(upTo: .seconds(30))),  // what is left of the deadline
+        (.unreachable, rules, .seconds(100), .giveUp(.deadlineExceeded)),
+        (.unreachable, AutoRetryConfiguration(maxRetryCount: 0, failWhenNotReachable: true), .zero, .giveUp(.notReachable)),
+    ])
+    func beforeAnAttempt(
+        reachability: ReachabilityStatus, configuration: AutoRetryConfiguration, elapsed: Duration, expected: RetryVerdict?
+    ) {
+        let input = RetryInput(
+            configuration: configuration, retriesSoFar: 0, method: .get, failure: .other, reachability: reachability,
+            elapsed: elapsed)
+        #expect(RetryDecision.beforeAttempt(input) == expected)
+    }
 }

@@ -12,54 +12,29 @@ extension Session {
         do { file = try PartialFile(destination: destination, url: base.url) } catch { throw .file(error) }
         let resumedFrom = file.offset
         let interceptors = interceptors(for: plan)
-        var retry = RetryState(base: base, clock: configuration.clock)
-        var attempts: [AttemptRecord] = []
         var restarted = false
-        while true {
-            if plan.autoRetryConfiguration.isActive, let stop = await awaitReachableHost(plan, retry, attempts: attempts) {
-                throw stop
-            }
+        let outcome = await runAttempts(plan, base: base) { number, previous -> Attempt<ResponseHead> in
             var request = base
-            var head: ResponseHead?
+            var receiver = DownloadReceiver(file: file, validation: plan.validation, progress: progress)
             do throws(BrickError) {
                 request = try await adapt(interceptors, context: context(
-                    for: plan, request: base, attempt: attempts.count + 1, previousAttempts: attempts))
+                    for: plan, request: base, attempt: number, previousAttempts: previous))
                 request.options.automaticDecompression = false  // ranges count the bytes as stored
                 if let resume = file.resumeHeaders { request.headers.merge(resume) }
-                var receiver = DownloadReceiver(file: file, validation: plan.validation, progress: progress)
                 try await receiver.receive(stream(request, ownerID: plan.owner))
-                head = receiver.head
-                restarted = restarted || receiver.restarted
+                restarted = restarted || receiver.restarted || receiver.mustRestart
                 if receiver.mustRestart {
-                    attempts.append(AttemptRecord(request: request, head: head, error: nil, repeatReason: "restart: the range did not fit"))
-                    guard attempts.count < configuration.maxAttempts else {
-                        throw BrickError.interceptor(PipelineError.attemptsExhausted(attempts.count, lastReason: "restart"))
-                    }
-                    restarted = true
-                    continue
+                    return Attempt(sent: request, head: receiver.head, outcome: .again(
+                        reason: "restart: the range did not fit", delay: .zero, error: nil))
                 }
-                do { try file.complete() } catch { throw BrickError.file(error) }
-                attempts.append(AttemptRecord(request: request, head: head, error: nil, repeatReason: nil))
-                return DownloadResult(
-                    fileURL: URL(fileURLWithPath: destination), head: receiver.head ?? ResponseHead(status: 0),
-                    length: file.offset, resumedFrom: resumedFrom, restarted: restarted, attempts: attempts)
+                do throws(FileError) { try file.complete() } catch { throw BrickError.file(error) }
+                return Attempt(sent: request, head: receiver.head, outcome: .done(receiver.head ?? ResponseHead(status: 0)))
             } catch {
-                let failure = error
-                guard !failure.isCancelled, plan.autoRetryConfiguration.isActive else {
-                    attempts.append(AttemptRecord(request: request, head: head, error: failure, repeatReason: nil))
-                    throw failure
-                }
-                let verdict = await retryVerdict(after: failure, plan, retry, attempts: attempts.count)
-                if case .giveUp(let why) = verdict {
-                    attempts.append(AttemptRecord(request: request, head: head, error: failure, repeatReason: nil))
-                    throw retry.failure(why, error: failure, attempts: attempts)
-                }
-                let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
-                attempts.append(AttemptRecord(request: request, head: head, error: failure, repeatReason: RetryState.reason(for: failure)))
-                retry.retries += 1
-                notify(.retrying(request: String(describing: plan.requestType), attempt: attempts.count, after: delay, failure: failure))
-                guard await pause(for: delay) else { throw .transport(.cancelled) }
+                return Attempt(sent: request, head: receiver.head, outcome: .failed(error))
             }
         }
+        return DownloadResult(
+            fileURL: URL(fileURLWithPath: destination), head: try outcome.result.get(), length: file.offset,
+            resumedFrom: resumedFrom, restarted: restarted, attempts: outcome.records)
     }
 }

@@ -1,0 +1,166 @@
+/// How one attempt of a call ended, as the attempt loop sees it.
+struct Attempt<Product: Sendable>: Sendable {
+    enum Outcome: Sendable {
+        /// The call is over: it produced this.
+        case done(Product)
+        /// The attempt failed; the request's retry rules decide what follows.
+        case failed(BrickError)
+        /// An interceptor (`.replay`), an error handler (`.retry`) or a download (a range that no longer fits)
+        /// asks for the request to go again after `delay`; `error` is what the call fails with if it cannot.
+        case again(reason: String, delay: Duration, error: BrickError?)
+    }
+
+    /// The request as this attempt sent it (adapted by the interceptors).
+    var sent: TransportRequest
+    /// The response head, when one arrived.
+    var head: ResponseHead?
+    /// The whole response, for a collected call.
+    var response: TransportResponse?
+    var outcome: Outcome
+}
+
+/// What the attempt loop ends a call with.
+struct AttemptsOutcome<Product: Sendable>: Sendable {
+    var result: Result<Product, BrickError>
+    /// Every attempt, oldest first.
+    var records: [AttemptRecord]
+    /// The last attempt, if one was made.
+    var last: Attempt<Product>?
+}
+
+extension Session {
+    /// The one loop that carries out a call's attempts — collected, streamed and downloaded calls alike.
+    ///
+    /// Every way of repeating a request goes through it, in one order, under one cap
+    /// (``Configuration/maxAttempts``) and only with a body that can be sent again:
+    /// 1. before an attempt, the host's reachability (``RetryDecision/beforeAttempt(_:)``): wait for the
+    ///    network, or give up at once with `failWhenNotReachable`;
+    /// 2. `attempt` runs: adapt, send, and — for collected calls — process, validate, serialize and ask the
+    ///    error handlers, any of which may ask for the request to go again (``Attempt/Outcome/again(reason:delay:error:)``);
+    /// 3. a failed attempt goes to the request's retry rules (``RetryDecision/decide(_:)``), whose verdict
+    ///    (retry after a delay, wait for the network up to a limit, give up) is carried out as returned.
+    ///
+    /// - Parameters:
+    ///   - retryRules: Whether the request's retry rules apply (steps 1 and 3); `false` for streams, whose
+    ///     events reach the caller as they arrive, so that a failure cannot be taken back.
+    ///   - attempt: Runs attempt number `number`, given the attempts before it.
+    func runAttempts<Value, Product>(
+        _ plan: DispatchPlan<Value>, base: TransportRequest, retryRules: Bool = true,
+        _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt<Product>
+    ) async -> AttemptsOutcome<Product> {
+        var retry = retryRules && plan.autoRetryConfiguration.isActive ? RetryState(base: base, clock: configuration.clock) : nil
+        var records: [AttemptRecord] = []
+        var last: Attempt<Product>?
+        func end(_ result: Result<Product, BrickError>) -> AttemptsOutcome<Product> {
+            AttemptsOutcome(result: result, records: records, last: last)
+        }
+        var pending: RetryVerdict?  // what the last attempt's verdict asks for before the next one
+        while true {
+            if let verdict = pending, let stop = await carryOut(verdict, plan, retry, records: records) {
+                return end(.failure(stop))
+            }
+            // A wait for the network that just ended has answered the question a check before the attempt asks.
+            let waited = if case .waitForNetwork? = pending { true } else { false }
+            pending = nil
+            if !waited, let state = retry, let verdict = await verdictBeforeAttempt(plan, state),
+                let stop = await carryOut(verdict, plan, retry, records: records)
+            {
+                return end(.failure(stop))
+            }
+            let this = await attempt(records.count + 1, records)
+            last = this
+            func record(_ error: BrickError?, repeatReason: String? = nil) {
+                records.append(AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: repeatReason))
+            }
+            /// `nil` when the request may go again after this attempt (asked for `reason`); otherwise what the
+            /// call ends with: a body that cannot be sent twice, or the cap on attempts.
+            func stop(asked reason: String, error: BrickError?) -> BrickError? {
+                let why: RetryFailure.Reason
+                if !(base.body?.isReplayable ?? true) {
+                    if records.isEmpty, let error { return error }  // nothing was repeated: the plain error
+                    why = .notRetryable
+                } else if records.count + 1 >= configuration.maxAttempts {
+                    why = .attemptsExhausted(lastReason: reason)
+                } else {
+                    return nil
+                }
+                let failure = RetryFailure(reason: why, attempts: records + [
+                    AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: nil),
+                ])
+                notify(.gaveUp(request: plan.requestName, failure))
+                return .gaveUp(failure)
+            }
+            switch this.outcome {
+            case .done(let product):
+                record(nil)
+                return end(.success(product))
+            case .again(let reason, let delay, let error):
+                if let stopped = Task.isCancelled ? .transport(.cancelled) : stop(asked: reason, error: error) {
+                    record(error)
+                    return end(.failure(stopped))
+                }
+                record(error, repeatReason: reason)
+                pending = .retry(after: delay)
+            case .failed(let error):
+                guard let state = retry, !error.isCancelled else {
+                    record(error)
+                    return end(.failure(error))
+                }
+                let verdict = await retryVerdict(after: error, plan, state)
+                if case .giveUp(let why) = verdict {
+                    record(error)
+                    return end(.failure(giveUp(plan, state, why, error: error, records: records)))
+                }
+                let reason = RetryState.reason(for: error)
+                if let stopped = stop(asked: reason, error: error) {
+                    record(error)
+                    return end(.failure(stopped))
+                }
+                record(error, repeatReason: reason)
+                retry?.retries += 1
+                let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
+                notify(.retrying(request: plan.requestName, attempt: records.count, after: delay, failure: error))
+                pending = verdict
+            }
+        }
+    }
+
+    /// Carries out `verdict` as returned: waits `delay`, or for the network up to `limit`, or gives up.
+    /// Returns `nil` to go on with the next attempt, or the error to end the call with.
+    private func carryOut<Value>(
+        _ verdict: RetryVerdict, _ plan: DispatchPlan<Value>, _ state: RetryState?, records: [AttemptRecord]
+    ) async -> BrickError? {
+        switch verdict {
+        case .retry(let delay):
+            return await pause(for: delay) ? nil : .transport(.cancelled)
+        case .waitForNetwork(let limit):
+            guard let state else { return nil }
+            switch await waitForNetwork(plan, state, upTo: limit) {
+            case .reachable: return nil
+            case .cancelled: return .transport(.cancelled)
+            case .expired:
+                let failure = RetryFailure(reason: .networkWaitExpired(host: state.host, waited: limit), attempts: records)
+                notify(.gaveUp(request: plan.requestName, failure))
+                return .gaveUp(failure)
+            }
+        case .giveUp(let why):
+            return giveUp(plan, state, why, error: nil, records: records)
+        }
+    }
+
+    /// What a call ends with when the rules give up (``RetryState/failure(_:error:attempts:)``), told to the
+    /// retry observer when it is a ``BrickError/gaveUp(_:)``.
+    private func giveUp<Value>(
+        _ plan: DispatchPlan<Value>, _ state: RetryState?, _ why: RetryGiveUp, error: BrickError?, records: [AttemptRecord]
+    ) -> BrickError {
+        guard let state else { return error ?? .transport(.cancelled) }
+        let failure = state.failure(why, error: error, attempts: records)
+        if case .gaveUp(let gaveUp) = failure { notify(.gaveUp(request: plan.requestName, gaveUp)) }
+        return failure
+    }
+}
+
+extension DispatchPlan {
+    /// The request's name in retry events: its type.
+    var requestName: String { String(describing: requestType) }
+}
