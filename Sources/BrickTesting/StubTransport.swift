@@ -2,7 +2,7 @@ import BrickTransport
 public import BrickCore
 public import FoundationEssentials
 
-/// A transport for unit tests: canned responses matched by method and URL, delays on a ``ManualClock``,
+/// A transport for unit tests: canned responses matched by method and URL (or any ``StubMatch``), delays on a ``ManualClock``,
 /// scripted sequences of errors and responses, and a record of every request.
 ///
 /// Stubbed responses go through the same session pipeline (interceptors, validation, error handlers),
@@ -28,8 +28,7 @@ public final class StubTransport: Transport {
     }
 
     private struct Stub {
-        let method: HTTPMethod?
-        let url: String
+        let match: StubMatch
         let replies: [Reply]
         var used = 0
     }
@@ -48,28 +47,42 @@ public final class StubTransport: Transport {
     ///   unless the test advances it, so delays never cost real time.
     public init(clock: any Clock<Duration> = ManualClock()) { self.clock = clock }
 
-    /// Answers requests to `url` with `method` (any method when `nil`) with `reply`; later stubs win over earlier ones.
-    public func stub(_ method: HTTPMethod?, _ url: String, reply: Reply) {
-        stub(method, url, replies: [reply])
-    }
+    /// Answers the requests `match` selects with `reply`; later stubs win over earlier ones.
+    public func stub(_ match: StubMatch, reply: Reply) { stub(match, replies: [reply]) }
 
-    /// Answers successive requests with successive `replies`; the last one repeats once the others are used.
-    /// For scripts like "refused twice, then 200".
-    public func stub(_ method: HTTPMethod?, _ url: String, replies: [Reply]) {
+    /// Answers successive requests `match` selects with successive `replies`; the last one repeats once the
+    /// others are used. For scripts like "refused twice, then 200".
+    public func stub(_ match: StubMatch, replies: [Reply]) {
         guard !replies.isEmpty else { return }
-        state.withLock { $0.stubs.append(Stub(method: method, url: url, replies: replies)) }
+        state.withLock { $0.stubs.append(Stub(match: match, replies: replies)) }
     }
 
-    /// Answers with a status, headers and body.
+    /// Answers the requests `match` selects with a status, headers and body.
+    public func stub(_ match: StubMatch, status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()) {
+        stub(match, reply: .response(TransportResponse(head: ResponseHead(status: status, headers: headers), body: body)))
+    }
+
+    /// Answers the requests `match` selects with a JSON body and `Content-Type: application/json`.
+    public func stub(_ match: StubMatch, status: Int = 200, json: String) {
+        stub(match, status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8))
+    }
+
+    /// Answers requests to `url` (exactly as written) with `method` (any method when `nil`) with `reply`.
+    public func stub(_ method: HTTPMethod?, _ url: String, reply: Reply) { stub(.request(method, url), reply: reply) }
+
+    /// Answers successive requests to `url` with `method` with successive `replies`.
+    public func stub(_ method: HTTPMethod?, _ url: String, replies: [Reply]) { stub(.request(method, url), replies: replies) }
+
+    /// Answers requests to `url` with `method` with a status, headers and body.
     public func stub(
         _ method: HTTPMethod?, _ url: String, status: Int = 200, headers: HTTPHeaders = [:], body: Data = Data()
     ) {
-        stub(method, url, reply: .response(TransportResponse(head: ResponseHead(status: status, headers: headers), body: body)))
+        stub(.request(method, url), status: status, headers: headers, body: body)
     }
 
-    /// Answers with a JSON body and `Content-Type: application/json`.
+    /// Answers requests to `url` with `method` with a JSON body and `Content-Type: application/json`.
     public func stub(_ method: HTTPMethod?, _ url: String, status: Int = 200, json: String) {
-        stub(method, url, status: status, headers: ["Content-Type": "application/json"], body: Data(json.utf8))
+        stub(.request(method, url), status: status, json: json)
     }
 
     /// Every request that reached the transport, in order (requests refused by validation included).
@@ -83,9 +96,7 @@ public final class StubTransport: Transport {
     func reply(for request: TransportRequest) -> Reply {
         let reply = state.withLock { state -> Reply? in
             state.requests.append(request)
-            guard let index = state.stubs.lastIndex(where: {
-                ($0.method == nil || $0.method == request.method) && $0.url == request.url
-            }) else { return nil }
+            guard let index = state.stubs.lastIndex(where: { $0.match.answers(request) }) else { return nil }
             let stub = state.stubs[index]
             state.stubs[index].used += 1
             return stub.replies[min(stub.used, stub.replies.count - 1)]

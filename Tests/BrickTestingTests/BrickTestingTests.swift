@@ -52,6 +52,32 @@ import Testing
         #expect(stub.requests.count == 3)
     }
 
+    func status(of stub: StubTransport, _ request: TransportRequest) async -> Int? {
+        (try? await stub.makeTransfer(for: request).response())?.head.status
+    }
+
+    @Test func aStubMayIgnoreTheOrderOfTheQueryButNotItsPairs() async {
+        let stub = StubTransport()
+        stub.stub(.request(.get, "https://stub.test/s?q=swift&page=2&q=c", ignoringQueryOrder: true), status: 204)
+        #expect(await status(of: stub, TransportRequest(url: "https://stub.test/s?page=2&q=c&q=swift")) == 204)
+        #expect(await status(of: stub, TransportRequest(url: "https://stub.test/s?page=2&q=swift")) == nil)  // one q short
+        #expect(await status(of: stub, TransportRequest(url: "https://stub.test/s?page=3&q=c&q=swift")) == nil)
+        #expect(await status(of: stub, TransportRequest(url: "https://stub.test/t?page=2&q=c&q=swift")) == nil)
+        #expect(await status(of: stub, TransportRequest(method: .post, url: "https://stub.test/s?page=2&q=c&q=swift")) == nil)
+        // Exact matching (the default) keeps the order.
+        stub.stub(.get, "https://stub.test/x?a=1&b=2", status: 200)
+        #expect(await status(of: stub, TransportRequest(url: "https://stub.test/x?b=2&a=1")) == nil)
+    }
+
+    @Test func aStubMatchesByPredicate() async {
+        let stub = StubTransport()
+        stub.stub(.where { $0.method == .post && $0.headers["Idempotency-Key"] != nil }, status: 201)
+        var keyed = TransportRequest(method: .post, url: url)
+        keyed.headers["Idempotency-Key"] = "k1"
+        #expect(await status(of: stub, keyed) == 201)
+        #expect(await status(of: stub, TransportRequest(method: .post, url: url)) == nil)
+    }
+
     @Test func aDelayedReplyWaitsForTheClock() async throws {
         let clock = ManualClock()
         let stub = StubTransport(clock: clock)
