@@ -26,7 +26,7 @@ public struct BasicAuthenticator: Interceptor {
     }
 
     /// ``InterceptorPriority/library``: after the request's own headers, before logging.
-    public var priority: InterceptorPriority { .library }
+    public var priority: InterceptorPriority { .authentication }
 
     public func adapt(_ request: inout TransportRequest, context: RequestContext) async throws {
         guard scope.allows(context) else { return }

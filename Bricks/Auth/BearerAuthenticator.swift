@@ -28,7 +28,7 @@ public final class BearerAuthenticator: Interceptor {
     }
 
     /// ``InterceptorPriority/library``: after the request's own headers, before logging.
-    public var priority: InterceptorPriority { .library }
+    public var priority: InterceptorPriority { .authentication }
 
     /// The reason recorded on an attempt replayed after a refresh.
     public static let replayReason = "bearer token refreshed after 401"

@@ -1,5 +1,4 @@
-/// Answers only from the session's response cache, stale or not, and never sends (RxHttpClient's
-/// `cacheOnly`); a miss fails with `BrickError.notCached`.
+/// Answers only from the session's response cache, stale or not, and never sends; a miss fails with `BrickError.notCached`.
 /// Sets: `cacheMode` = `.cacheOnly`.
 public protocol CacheOnlyType: RequestType {}
 

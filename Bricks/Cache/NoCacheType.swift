@@ -1,4 +1,4 @@
-/// Never reads or writes the session's response cache (RxHttpClient's `withoutCache`).
+/// Never reads or writes the session's response cache.
 /// Sets: `cacheMode` = `.withoutCache`.
 public protocol NoCacheType: RequestType {}
 

@@ -1,4 +1,4 @@
-/// Always asks the network, and stores the answer for later requests (RxHttpClient's `notReturnCachedResponse`).
+/// Always asks the network, and stores the answer for later requests.
 /// Sets: `cacheMode` = `.notReturnCachedResponse`.
 public protocol RefreshCacheType: RequestType {}
 

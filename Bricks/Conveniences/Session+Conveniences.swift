@@ -1,7 +1,6 @@
 public import FoundationEssentials
 
-/// One-line GETs through a session, for calls that do not deserve a class of their own (RxHttpClient's
-/// `requestData` and `requestJson`). Each is a full brick request: the session's base URL, headers,
+/// One-line GETs through a session, for calls that do not deserve a class of their own. Each is a full brick request: the session's base URL, headers,
 /// interceptors, error handlers and validation (any 2xx) apply, and `retry` sets its retry rules.
 extension Session {
     /// The body of a GET to `url` (absolute, or a path against the session's base URL).

@@ -1,4 +1,4 @@
-/// A header field as a modifier (Fetcher's `Header`): attach it to one request with
+/// A header field as a modifier: attach it to one request with
 /// ``RequestType/modifiers``, or to every request of a session with its interceptors.
 ///
 /// ```swift

@@ -22,7 +22,7 @@ extension Headers {
         public static let octetStream = ContentType("application/octet-stream")
     }
 
-    /// `Accept-Charset`: the charsets the client reads (Fetcher's `Charset`).
+    /// `Accept-Charset`: the charsets the client reads.
     public struct Charset: Header {
         public let name = "Accept-Charset"
         public let value: String

@@ -1,6 +1,6 @@
 public import Logging
 
-/// Logs requests and responses through swift-log (Fetcher's `RequestLogger`): what it writes is chosen by
+/// Logs requests and responses through swift-log: what it writes is chosen by
 /// each request's ``RequestType/requestLogging``, or by ``defaultOptions``. Secrets are redacted by
 /// ``redaction``. Add it to a session's interceptors:
 /// ```swift

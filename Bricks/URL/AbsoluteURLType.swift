@@ -1,4 +1,4 @@
-/// Ignores every base URL: the path is the whole URL (Fetcher's `BaseUrl.Ignore`).
+/// Ignores every base URL: the path is the whole URL.
 /// Sets: `baseURL` = `nil`.
 public protocol AbsoluteURLType: RequestType {}
 

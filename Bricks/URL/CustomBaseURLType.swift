@@ -1,5 +1,5 @@
-/// Resolves the request's path against a base URL of its own instead of the session's (Fetcher's
-/// `BaseUrl`). An absolute path still ignores the base.
+/// Resolves the request's path against a base URL of its own instead of the session's. An absolute path
+/// still ignores the base.
 /// Sets: `baseURL` = `Self.customBaseURL`.
 public protocol CustomBaseURLType: RequestType {
     /// The base URL. No default.

@@ -1,4 +1,4 @@
-/// Accepts only the status codes the request lists (Fetcher's `StatusCodeResponseVerifier`); any other
+/// Accepts only the status codes the request lists; any other
 /// fails with ``ResponseValidationError/unacceptableStatusCode(_:)``, the response kept.
 /// Sets: `validation` = those codes, any content type.
 public protocol StatusCodeValidationType: RequestType {

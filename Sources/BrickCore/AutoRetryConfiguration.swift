@@ -1,7 +1,7 @@
 /// How a request is retried when it fails, and how long it waits for the network.
 ///
-/// The seed's fields, all acted on, plus what a mature client adds: exponential backoff with full jitter
-/// and a cap, an overall deadline, the statuses worth retrying, and a bound on `Retry-After`. The presets
+/// Delays (exponential backoff with full jitter and a cap), a count, what to do while the host is
+/// unreachable, an overall deadline, the statuses worth retrying, and a bound on `Retry-After`. The presets
 /// ``none``, ``soft`` and ``hard`` are what the retry bricks set. What is retried, and when, is decided by
 /// ``RetryDecision``; see Docs/RetryAndReachability.md.
 public struct AutoRetryConfiguration: Sendable, Equatable {
@@ -27,7 +27,7 @@ public struct AutoRetryConfiguration: Sendable, Equatable {
     /// The longest `Retry-After` delay honoured; a longer one is cut to this. Default is 2 minutes.
     public var maxRetryAfter: Duration
 
-    /// Creates a configuration; the defaults of the seed's fields are the seed's.
+    /// Creates a configuration; every default is the one documented on its property.
     public init(
         breakTime: Duration = .seconds(5), maxRetryCount: Int = 5, failWhenNotReachable: Bool = false,
         maxBreakTime: Duration = .seconds(60), maxNetworkWait: Duration = .seconds(300), deadline: Duration? = nil,
@@ -59,7 +59,7 @@ public struct AutoRetryConfiguration: Sendable, Equatable {
         breakTime: .seconds(2), maxRetryCount: 10, maxBreakTime: .seconds(60), maxNetworkWait: .seconds(600),
         deadline: .seconds(1800))
 
-    /// Removed: the seed never read it, and a Linux process has no background state for it to mean.
+    /// Removed: a Linux process has no background state for it to mean.
     /// Retries run while the calling task awaits the call; to stop them, cancel the task.
     @available(*, unavailable, message: "has no meaning on Linux: retries run while the caller awaits; cancel the task to stop them")
     public var enableBackgroundRetry: Bool { true }

@@ -10,9 +10,9 @@ public enum ErrorResolution: Sendable {
     case retry(after: Duration, reason: String)
 }
 
-/// Decides what to do when a request fails (Fetcher's `ErrorHandler`): replace the error, recover with a
-/// response, or retry. Handlers of a session run in order; the first that does not answer `.unhandled`
-/// decides (Fetcher's `CompositeErrorHandler`). Cancelled requests never reach them.
+/// Decides what to do when a request fails: replace the error, recover with a response, or retry. Handlers
+/// of a session run in order; the first that does not answer `.unhandled` decides (``CompositeErrorHandler``).
+/// Cancelled requests never reach them.
 public protocol ErrorHandler: Sendable {
     /// Looks at `error` and resolves it, or answers ``ErrorResolution/unhandled``.
     func handle(_ error: BrickError, context: RequestContext) async -> ErrorResolution

@@ -1,5 +1,5 @@
 /// Something attached to a request that interceptors may read: options, markers, or an interceptor itself.
-/// (Fetcher's `RequestModifier`.) Attach them with ``RequestType/modifiers`` or a session's configuration.
+/// Attach them with ``RequestType/modifiers`` or a session's configuration.
 public protocol RequestModifier: Sendable {}
 
 /// A request's outcome as an interceptor sees it: the raw response, or the error.
@@ -13,7 +13,7 @@ public enum InterceptorDecision: Sendable {
     case replay(reason: String)
 }
 
-/// Adapts outgoing requests and processes their responses (Fetcher's `RequestEnhancer`), at session level
+/// Adapts outgoing requests and processes their responses, at session level
 /// (``Session/Configuration/interceptors``) or for one request (``RequestType/modifiers``).
 ///
 /// Interceptors run in ``priority`` order: the highest adapts the request first and processes the response

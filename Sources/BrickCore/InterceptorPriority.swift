@@ -1,5 +1,7 @@
-/// The order interceptors run in (Fetcher's `RequestEnhancerPriority`): a higher priority adapts the
-/// request first and sees the response last.
+/// The order interceptors run in: a higher priority adapts the request first and processes the response
+/// last. So the lowest priority adapts last and sees the request as it is sent (the stock logger runs at
+/// `.low.less`), and the highest sees the response after everyone else (the authenticators, at
+/// ``authentication``, see a `401` once your interceptors have processed it).
 ///
 /// Order relative to another interceptor without caring about the rest: `OtherInterceptor.priority.more`
 /// runs just before it, `.less` just after.
@@ -16,9 +18,13 @@ public struct InterceptorPriority: Sendable, Hashable, Comparable, CustomStringC
     public static let normal = InterceptorPriority(value: 200)
     /// Before `normal`.
     public static let high = InterceptorPriority(value: 300)
-    /// The stock interceptors that must see the final request: authentication, logging.
-    public static let library = InterceptorPriority(value: 400)
-    /// Before everything, the library's own included; use only when you must precede them.
+    /// The stock authenticators: they adapt a request before `high`, `normal` and `low` interceptors (which
+    /// then see, and may log, the credentials' header), and process its response after them.
+    public static let authentication = InterceptorPriority(value: 400)
+    /// The former name of ``authentication``.
+    @available(*, deprecated, renamed: "authentication")
+    public static var library: InterceptorPriority { authentication }
+    /// Before everything, the authenticators included; use only when you must precede them.
     public static let max = InterceptorPriority(value: 500)
 
     /// Just below this priority: runs right after interceptors of this priority.

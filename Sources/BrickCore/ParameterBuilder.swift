@@ -1,6 +1,6 @@
 /// The parameters of a request, in order: text parameters, and files for a multipart body.
 ///
-/// Build it step by step as the seed does, or declaratively:
+/// Build it step by step, or declaratively:
 /// ```swift
 /// var parameters = ParameterBuilder()
 /// parameters.add(TextParameter(value: userID, name: "userID"))

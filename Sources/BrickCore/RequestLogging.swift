@@ -1,4 +1,4 @@
-/// What a request logger writes about a request (Fetcher's `RequestLogging` options).
+/// What a request logger writes about a request: its options.
 ///
 /// A request names its options with ``RequestType/requestLogging`` (the logging bricks do); a request
 /// that names none gets its logger's defaults.

@@ -5,7 +5,7 @@ public struct TextParameter: Sendable, Equatable {
     /// The text sent, or `nil` when the parameter is left out (a `nil` value with no fallback).
     public let value: String?
 
-    /// A parameter with `value`, as the seed writes it: `TextParameter(value: userID, name: "userID")`.
+    /// A parameter with `value`: `TextParameter(value: userID, name: "userID")`.
     public init(value: some TextParameterValue, name: String) {
         self.name = name
         self.value = value.textParameterValue
@@ -16,8 +16,8 @@ public struct TextParameter: Sendable, Equatable {
         self.init(value: value, name: name)
     }
 
-    /// A parameter whose value may be missing: `fallback` is sent instead of a `nil` value (the seed's
-    /// `catchOnNil`), and with no fallback the parameter is left out.
+    /// A parameter whose value may be missing: `fallback` is sent instead of a `nil` value
+    /// (`catchOnNil`), and with no fallback the parameter is left out.
     public init<Value: TextParameterValue>(value: Value?, name: String, catchOnNil fallback: (any TextParameterValue)? = nil) {
         self.name = name
         self.value = value?.textParameterValue ?? fallback?.textParameterValue

@@ -1,6 +1,6 @@
 import BrickRequest
 
-/// The seed's example, with the class signature exactly as its README writes it.
+/// The README's example, with the class signature exactly as the README writes it.
 final class GetUser: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, JSONResponseType {
     let userID: Int
 

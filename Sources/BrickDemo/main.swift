@@ -31,7 +31,7 @@ guard let server = demoServer else {
 }
 print("BrickRequest demo — embedded server at \(server.baseURL), \(CurlTransport.libcurlVersion)\n")
 
-// The seed's callback style: response { } then resume(); the handler runs on the queue we name.
+// The callback style: response { } then resume(); the handler runs on the queue we name.
 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     GetUser(userID: 100).response(queue: .global()) { outcome in
         report("GetUser(userID: 100) — callback style", outcome)

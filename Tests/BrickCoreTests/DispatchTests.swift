@@ -36,6 +36,16 @@ func stubSession(_ stub: StubTransport) -> Session {
         #expect(request.body == nil)
     }
 
+    @Test func urlIsURLStringAsAFoundationURLAndABaseURLMayBeOne() throws {
+        let base = try #require(URL(string: "https://api.test/v1"))
+        let session = Session(configuration: Session.Configuration(baseURL: base), transport: StubTransport())
+        #expect(session.configuration.baseURL == "https://api.test/v1")
+        let request = Echo(.get, "/items/7", session: session)
+        #expect(request.URLString == "https://api.test/v1/items/7")
+        #expect(request.url == URL(string: "https://api.test/v1/items/7"))
+        #expect(Echo(.get, "http://[::1", session: session).url == nil)
+    }
+
     @Test(arguments: [HTTPMethod.delete, .head])
     func deleteAndHeadAlsoUseTheQuery(method: HTTPMethod) throws {
         let request = try Echo(method, "/x", session: stubSession(StubTransport()),

@@ -1,4 +1,4 @@
-/// How a GET uses its session's ``ResponseCache`` (RxHttpClient's three options), on top of HTTP's
+/// How a GET uses its session's ``ResponseCache`` (one of three modes), on top of HTTP's
 /// caching rules (``CachePolicy``).
 ///
 /// - ``cacheResponse``: a response HTTP allows to be stored is stored.

@@ -1,6 +1,6 @@
 public import FoundationEssentials
 
-/// Where a streamed body is gathered while it arrives (RxHttpClient's cache providers): hand one to
+/// Where a streamed body is gathered while it arrives: hand one to
 /// ``ResponseStream/collect(into:)`` and read the body from it at the end.
 public protocol DataCacheProvider: AnyObject, Sendable {
     /// Appends a chunk of body.
