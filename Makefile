@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench sanitize fuzz soak load chaos
+.PHONY: demo test bench sanitize fuzz docs soak load chaos
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -27,6 +27,12 @@ sanitize:
 # FUZZ_SECONDS=N runs each for N seconds instead (the longer run in Docs/Reliability.md).
 fuzz:
 	bash .ci/fuzz
+
+# The API documentation with DocC: every public symbol documented, Docs/ as articles, warnings as errors;
+# the archive is .build/docs/merged/BrickRequest.doccarchive. CI runs it too.
+docs:
+	bash .ci/setup demo
+	bash .ci/docs
 
 # One million requests through the full brick path (SOAK_REQUESTS); memory and descriptors must stay flat.
 soak:

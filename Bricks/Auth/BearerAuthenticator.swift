@@ -17,7 +17,7 @@ public final class BearerAuthenticator: Interceptor {
     }
 
     private let provider: any TokenProvider
-    /// Where the token may go. Default is ``CredentialScope/sessionOrigin``.
+    /// Where the token may go. Default is `CredentialScope.sessionOrigin`.
     public let scope: CredentialScope
     private let state = Locked(State())
 
@@ -27,7 +27,7 @@ public final class BearerAuthenticator: Interceptor {
         self.scope = scope
     }
 
-    /// ``InterceptorPriority/library``: after the request's own headers, before logging.
+    /// `InterceptorPriority.authentication`: before your interceptors adapt the request, after them on the response.
     public var priority: InterceptorPriority { .authentication }
 
     /// The reason recorded on an attempt replayed after a refresh.

@@ -7,7 +7,7 @@ public protocol TokenProvider: Sendable {
     func refreshToken(rejected: String) async throws -> String
 }
 
-/// Why a bearer-authenticated request failed; found in ``BrickError/interceptor(_:)``.
+/// Why a bearer-authenticated request failed; found in `BrickError.interceptor(_:)`.
 public enum AuthenticationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The provider could not give a first token.
     case tokenUnavailable(String)

@@ -1,6 +1,6 @@
 /// Sends the text parameters as an `application/x-www-form-urlencoded` body whatever the method.
-/// Sets: `encodeBody(into:)` = ``ParameterEncoding/formURLEncoded(_:into:)`` (file parameters fail with
-/// ``RequestEncodingError/unsupportedParameters(_:)``).
+/// Sets: `encodeBody(into:)` = `ParameterEncoding.formURLEncoded(_:into:)` (file parameters fail with
+/// `RequestEncodingError.unsupportedParameters(_:)`).
 public protocol FormURLEncodedBodyType: RequestType {}
 
 extension FormURLEncodedBodyType {

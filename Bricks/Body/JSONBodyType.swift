@@ -2,7 +2,7 @@ public import FoundationEssentials
 
 /// Sends ``jsonBody`` encoded as JSON; text parameters go in the query.
 /// Sets: `encodeBody(into:)` = the JSON of ``jsonBody`` with `Content-Type: application/json` (an
-/// encoder failure gives ``RequestEncodingError/unencodableBody(_:)``).
+/// encoder failure gives `RequestEncodingError.unencodableBody(_:)`).
 public protocol JSONBodyType: RequestType {
     /// The type of the body.
     associatedtype JSONBody: Encodable

@@ -1,5 +1,5 @@
 /// Sends text and file parameters as a `multipart/form-data` body, files streamed from disk.
-/// Sets: `encodeBody(into:)` = ``ParameterEncoding/multipart(_:into:form:)`` with a random boundary.
+/// Sets: `encodeBody(into:)` = `ParameterEncoding.multipart(_:into:form:)` with a random boundary.
 public protocol MultipartBodyType: RequestType {}
 
 extension MultipartBodyType {

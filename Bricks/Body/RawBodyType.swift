@@ -1,7 +1,7 @@
 /// Sends ``rawBody`` as it is, with ``rawBodyContentType``; text parameters go in the query.
 /// Sets: `encodeBody(into:)` = ``rawBody`` with its content type.
 public protocol RawBodyType: RequestType {
-    /// The body: bytes, a file or a stream (``RequestBody``). No default.
+    /// The body: bytes, a file or a stream (`RequestBody`). No default.
     var rawBody: RequestBody { get }
     /// Its `Content-Type`. Default is `application/octet-stream`.
     var rawBodyContentType: String { get }

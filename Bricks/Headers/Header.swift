@@ -1,5 +1,5 @@
 /// A header field as a modifier: attach it to one request with
-/// ``RequestType/modifiers``, or to every request of a session with its interceptors.
+/// `RequestType.modifiers`, or to every request of a session with its interceptors.
 ///
 /// ```swift
 /// var modifiers: [any RequestModifier] { [Headers.Accept.applicationJson, Headers.Custom("X-Trace", traceID)] }

@@ -3,10 +3,14 @@ extension Headers {
     public struct Accept: Header {
         public let name = "Accept"
         public let value: String
+        /// The field with `value`.
         public init(_ value: String) { self.value = value }
 
+        /// `Accept: application/json`.
         public static let applicationJson = Accept("application/json")
+        /// `Accept: text/plain`.
         public static let textPlain = Accept("text/plain")
+        /// `Accept: */*`.
         public static let any = Accept("*/*")
     }
 
@@ -14,11 +18,16 @@ extension Headers {
     public struct ContentType: Header {
         public let name = "Content-Type"
         public let value: String
+        /// The field with `value`.
         public init(_ value: String) { self.value = value }
 
+        /// `Content-Type: application/json`.
         public static let applicationJson = ContentType("application/json")
+        /// `Content-Type: application/x-www-form-urlencoded`.
         public static let formURLEncoded = ContentType("application/x-www-form-urlencoded")
+        /// `Content-Type: text/plain; charset=utf-8`.
         public static let textPlain = ContentType("text/plain; charset=utf-8")
+        /// `Content-Type: application/octet-stream`.
         public static let octetStream = ContentType("application/octet-stream")
     }
 
@@ -26,8 +35,10 @@ extension Headers {
     public struct Charset: Header {
         public let name = "Accept-Charset"
         public let value: String
+        /// The field with `value`.
         public init(_ value: String) { self.value = value }
 
+        /// `Accept-Charset: utf-8`.
         public static let utf8 = Charset("utf-8")
     }
 
@@ -35,6 +46,7 @@ extension Headers {
     public struct AcceptLanguage: Header {
         public let name = "Accept-Language"
         public let value: String
+        /// The field with `value`.
         public init(_ value: String) { self.value = value }
     }
 
@@ -42,6 +54,7 @@ extension Headers {
     public struct UserAgent: Header {
         public let name = "User-Agent"
         public let value: String
+        /// The field with `value`.
         public init(_ value: String) { self.value = value }
     }
 
@@ -49,6 +62,7 @@ extension Headers {
     public struct Custom: Header {
         public let name: String
         public let value: String
+        /// The field `name` with `value`.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value

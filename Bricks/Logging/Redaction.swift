@@ -5,6 +5,8 @@ public struct Redaction: Sendable {
     /// Query parameter names whose values are hidden (case-insensitive).
     public var queryNames: Set<String>
 
+    /// Hides the values of `headerNames` and `queryNames` (compared case-insensitively). Default is the
+    /// standard lists, ``standardHeaders`` and ``standardQuery``.
     public init(headerNames: Set<String> = Redaction.standardHeaders, queryNames: Set<String> = Redaction.standardQuery) {
         self.headerNames = Set(headerNames.map { $0.lowercased() })
         self.queryNames = Set(queryNames.map { $0.lowercased() })

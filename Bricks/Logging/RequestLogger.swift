@@ -1,20 +1,22 @@
 public import Logging
 
 /// Logs requests and responses through swift-log: what it writes is chosen by
-/// each request's ``RequestType/requestLogging``, or by ``defaultOptions``. Secrets are redacted by
+/// each request's `RequestType.requestLogging`, or by ``defaultOptions``. Secrets are redacted by
 /// ``redaction``. Add it to a session's interceptors:
 /// ```swift
 /// configuration.interceptors = [RequestLogger(logger: Logger(label: "api"))]
 /// ```
 public struct RequestLogger: Interceptor {
+    /// Where the entries go.
     public let logger: Logger
-    /// What is logged for a request that names no options. Default is ``RequestLogging/default``.
+    /// What is logged for a request that names no options. Default is `RequestLogging.default`.
     public let defaultOptions: RequestLogging
     /// The level of every entry. Default is `.info`.
     public let level: Logger.Level
     /// What is hidden. Default is ``Redaction/init(headerNames:queryNames:)``'s standard lists.
     public let redaction: Redaction
 
+    /// A logger writing to `logger`; see the properties for the defaults.
     public init(logger: Logger, defaultOptions: RequestLogging = .default, level: Logger.Level = .info, redaction: Redaction = Redaction()) {
         self.logger = logger
         self.defaultOptions = defaultOptions

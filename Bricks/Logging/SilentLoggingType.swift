@@ -1,5 +1,5 @@
 /// Keeps the request out of the logs (for example one that carries credentials in its body).
-/// Sets: `requestLogging` = ``RequestLogging/disabled``.
+/// Sets: `requestLogging` = `RequestLogging.disabled`.
 public protocol SilentLoggingType: RequestType {}
 
 extension SilentLoggingType {

@@ -5,5 +5,6 @@ public import FoundationEssentials
 public protocol DataResponseType: ResponseType where SerializedObject == Data {}
 
 extension DataResponseType {
+    /// The body, as it arrived.
     public var responseSerializer: ResponseSerializer<Data> { ResponseSerializer { $0.body } }
 }

@@ -4,5 +4,6 @@
 public protocol EmptyResponseType: ResponseType where SerializedObject == Void {}
 
 extension EmptyResponseType {
+    /// Nothing: the body is ignored.
     public var responseSerializer: ResponseSerializer<Void> { ResponseSerializer { _ in () } }
 }

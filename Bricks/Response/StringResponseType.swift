@@ -3,7 +3,7 @@ public import FoundationEssentials
 /// Decodes the body as text in the charset its `Content-Type` names (`utf-8`, `us-ascii`, `iso-8859-1`,
 /// `utf-16`, `utf-16be/le`, `utf-32`, `utf-32be/le`), or in ``defaultCharset`` when it names none.
 /// Sets: `SerializedObject` = `String`; `responseSerializer` = the decoded text (bytes invalid in the
-/// charset, or a charset not in the list, throw ``ResponseSerializationError/undecodableText(charset:)``).
+/// charset, or a charset not in the list, throw `ResponseSerializationError.undecodableText(charset:)`).
 public protocol StringResponseType: ResponseType where SerializedObject == String {
     /// The charset used when the response names none. Default is UTF-8.
     var defaultCharset: String.Encoding { get }
@@ -12,6 +12,7 @@ public protocol StringResponseType: ResponseType where SerializedObject == Strin
 extension StringResponseType {
     public var defaultCharset: String.Encoding { .utf8 }
 
+    /// The body decoded as text.
     public var responseSerializer: ResponseSerializer<String> { Charset.serializer(fallback: defaultCharset) }
 }
 

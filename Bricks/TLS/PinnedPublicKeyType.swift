@@ -3,7 +3,7 @@
 /// Sets: `transportOptions` = the session's, with `pinnedPublicKeys` = ``pinnedPublicKeys``.
 ///
 /// Supplies `transportOptions`, like the timeout bricks: a class cannot use both (the compiler refuses the
-/// ambiguity); set ``TransportOptions/pinnedPublicKeys`` and the timeout in one `transportOptions` instead.
+/// ambiguity); set `TransportOptions.pinnedPublicKeys` and the timeout in one `transportOptions` instead.
 public protocol PinnedPublicKeyType: RequestType {
     /// The pins, `sha256//<base64 of the SHA-256 of the DER public key>` each. No default.
     var pinnedPublicKeys: [String] { get }

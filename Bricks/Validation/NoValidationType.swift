@@ -1,5 +1,5 @@
 /// Accepts every response, 4xx and 5xx included, so that the response brick serializes error bodies too.
-/// Sets: `validation` = ``ResponseValidation/none``.
+/// Sets: `validation` = `ResponseValidation.none`.
 public protocol NoValidationType: RequestType {}
 
 extension NoValidationType {

@@ -1,6 +1,6 @@
 /// The error of a BrickRequest call: the transport failed, or the response could not be serialized.
 public enum BrickError: Error, Sendable, CustomStringConvertible {
-    /// The request could not be sent or its response not received: see ``TransportError/kind``, libcurl's
+    /// The request could not be sent or its response not received: see `TransportError.kind`, libcurl's
     /// code and the OS errno.
     case transport(TransportError)
     /// A response arrived but could not become the requested value; the raw response is kept.

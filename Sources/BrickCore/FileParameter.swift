@@ -32,6 +32,9 @@ public struct FileParameter: Sendable {
     /// A file from bytes in memory.
     ///
     /// - Parameters:
+    ///   - data: The file's bytes.
+    ///   - name: The form field's name.
+    ///   - fileName: The file name the server is told.
     ///   - mimeType: Default is guessed from `fileName`'s extension, else `application/octet-stream`.
     public init(data: Data, name: String, fileName: String, mimeType: String? = nil) {
         self.init(source: .data(data), name: name, fileName: fileName, mimeType: mimeType)
@@ -41,6 +44,8 @@ public struct FileParameter: Sendable {
     /// request fails with ``BrickError/requestEncoding(_:)`` (not a file URL) or an `uploadFailed` transport error.
     ///
     /// - Parameters:
+    ///   - fileURL: Where the file is (a `file:` URL).
+    ///   - name: The form field's name.
     ///   - fileName: Default is the URL's last path component.
     ///   - mimeType: Default is guessed from the file name's extension.
     public init(fileURL: URL, name: String, fileName: String? = nil, mimeType: String? = nil) {

@@ -2,11 +2,17 @@
 ///
 /// Read it with subscripts and accessors: `json["args"]?["id"]?.stringValue`.
 public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSON])
+    /// An object; its members by name.
     case object([String: JSON])
 
     public init(from decoder: any Decoder) throws {
@@ -45,13 +51,19 @@ public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
         if case .array(let elements) = self, elements.indices.contains(index) { elements[index] } else { nil }
     }
 
+    /// The string, if this is one.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The number, if this is one.
     public var doubleValue: Double? { if case .number(let value) = self { value } else { nil } }
     /// The number, if it is a whole number that fits an `Int`.
     public var intValue: Int? { doubleValue.flatMap { Int(exactly: $0) } }
+    /// The Boolean, if this is one.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The elements, if this is an array.
     public var arrayValue: [JSON]? { if case .array(let value) = self { value } else { nil } }
+    /// The members, if this is an object.
     public var objectValue: [String: JSON]? { if case .object(let value) = self { value } else { nil } }
+    /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
     public var description: String {

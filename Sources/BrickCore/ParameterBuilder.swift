@@ -50,15 +50,24 @@ public struct ParameterBuilder: Sendable {
 public enum ParameterListBuilder {
     /// A text or a file parameter.
     public enum Entry: Sendable {
+        /// A text parameter.
         case text(TextParameter)
+        /// A file parameter.
         case file(FileParameter)
     }
 
+    /// A text parameter as one entry.
     public static func buildExpression(_ parameter: TextParameter) -> [Entry] { [.text(parameter)] }
+    /// A file parameter as one entry.
     public static func buildExpression(_ parameter: FileParameter) -> [Entry] { [.file(parameter)] }
+    /// The entries of every line, in order.
     public static func buildBlock(_ parts: [Entry]...) -> [Entry] { parts.flatMap { $0 } }
+    /// The entries of an `if` without `else`, or none.
     public static func buildOptional(_ part: [Entry]?) -> [Entry] { part ?? [] }
+    /// The entries of the first branch.
     public static func buildEither(first part: [Entry]) -> [Entry] { part }
+    /// The entries of the second branch.
     public static func buildEither(second part: [Entry]) -> [Entry] { part }
+    /// The entries of every turn of a `for` loop.
     public static func buildArray(_ parts: [[Entry]]) -> [Entry] { parts.flatMap { $0 } }
 }

@@ -3,7 +3,7 @@
 ///
 /// The rules (RFC 9110 §15.4, and what careful clients do on top):
 /// - `301`, `302`, `303`, `307` and `308` with a `Location` are followed while
-///   ``TransportOptions/followRedirects`` is on, at most ``TransportOptions/maxRedirects`` times
+///   `TransportOptions.followRedirects` is on, at most `TransportOptions.maxRedirects` times
 ///   (then `tooManyRedirects`).
 /// - `303` turns any method but HEAD into a GET without a body; `301` and `302` turn a POST into one.
 ///   `307` and `308` keep the method and the body (a body that cannot be sent twice is not followed), and
@@ -29,7 +29,7 @@ public enum RedirectRule {
     /// The request that follows `head`, the answer to `request` after `hops` redirects; `nil` when `head`
     /// is the response (not a redirect, following is off, or the redirect is one the rules do not follow).
     ///
-    /// - Throws: ``TransportError`` of kind `tooManyRedirects`, `redirectRefused` (another scheme, or
+    /// - Throws: `TransportError` of kind `tooManyRedirects`, `redirectRefused` (another scheme, or
     ///   https to http) or `invalidResponse` (a `Location` that is not a URL).
     public static func next(after head: ResponseHead, of request: TransportRequest, hops: Int) throws(TransportError) -> TransportRequest? {
         guard request.options.followRedirects, redirectStatuses.contains(head.status),

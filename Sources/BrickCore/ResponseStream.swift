@@ -25,6 +25,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// Cancels the transfer (or, before iteration, keeps it from starting).
     public func cancel() { starter.cancel() }
 
+    /// Reads the events in order; the first call to `next()` starts the transfer.
     public struct Iterator: AsyncIteratorProtocol {
         let starter: StreamStarter
         var inner: TransportEventStream.Iterator?

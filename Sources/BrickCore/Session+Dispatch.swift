@@ -1,7 +1,9 @@
 extension Session {
     /// Sends `request` and collects its whole response.
     ///
-    /// - Parameter owner: The component the request belongs to, so that ``cancel(_:)`` finds it.
+    /// - Parameters:
+    ///   - request: The request, ready to send.
+    ///   - owner: The component the request belongs to, so that ``cancel(_:)`` finds it.
     /// - Throws: ``BrickError/transport(_:)``.
     public func send(_ request: TransportRequest, owner: Component? = nil) async throws(BrickError) -> TransportResponse {
         try await send(request, ownerID: owner.map(ObjectIdentifier.init))

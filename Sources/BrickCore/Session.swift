@@ -35,7 +35,7 @@ public final class Session: Sendable {
         /// and transfers to it are ended at once. Default is `nil`, the session's own: for a libcurl session
         /// (`Session()`, `Session(configuration:)` from `BrickRequest`) the process's netlink monitor,
         /// `SystemReachability.shared`, started with the first request; for a session on a transport you
-        /// pass, ``UnknownReachability`` (the retry rules never wait for a network they cannot see). Tests
+        /// pass, `UnknownReachability` (the retry rules never wait for a network they cannot see). Tests
         /// pass BrickTesting's `ManualReachability`.
         public var reachability: (any Reachability)?
         /// Told about every retry, wait for the network and give-up, on the request's task. Default is `nil`.
@@ -68,7 +68,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.1.0"
+    public static let version = "0.2.0"
 
     /// What this session was made with.
     public let configuration: Configuration

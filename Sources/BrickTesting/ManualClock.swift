@@ -5,11 +5,15 @@ import BrickTransport
 /// Give it to a session (`configuration.clock`) or a `StubTransport` so that delays and retries are tested
 /// without waiting. ``waitForSleepers(count:)`` lets a test know a sleeper is in place before it advances.
 public final class ManualClock: Clock, Sendable {
+    /// A point in the manual clock's time.
     public struct Instant: InstantProtocol, Sendable {
         /// Time since the clock was made.
         public let offset: Duration
+        /// The instant `offset` after the clock was made.
         public init(offset: Duration) { self.offset = offset }
+        /// This instant moved by `duration`.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// The time from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
@@ -32,12 +36,16 @@ public final class ManualClock: Clock, Sendable {
     /// A clock at offset zero.
     public init() {}
 
+    /// Where the clock is: moved only by ``advance(by:)``.
     public var now: Instant { state.withLock { $0.now } }
+    /// Zero: the clock moves by exactly what a test says.
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on the clock now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Returns once ``advance(by:)`` reaches `deadline` (at once if it is past); throws `CancellationError`
+    /// if the task is cancelled first.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             state.nextID += 1

@@ -18,15 +18,18 @@ public enum RequestInspector {
         /// Every byte of the body (files read, streams drained), empty when there is none.
         public let body: Data
 
+        /// The request's method.
         public var method: HTTPMethod { request.method }
+        /// The request's URL.
         public var url: String { request.url }
+        /// The request's header fields.
         public var headers: HTTPHeaders { request.headers }
         /// The body as UTF-8 text (invalid bytes replaced).
         public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// Builds and adapts `component`'s request, and reads its body.
-    /// - Throws: ``BrickError`` when the request cannot be built or adapted, or its body cannot be read.
+    /// - Throws: `BrickError` when the request cannot be built or adapted, or its body cannot be read.
     public static func inspect<Request: RequestType>(_ component: Request) async throws(BrickError) -> Inspection {
         let request = try await component.adaptedRequest()
         do {

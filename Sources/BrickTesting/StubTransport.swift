@@ -42,7 +42,7 @@ public final class StubTransport: Transport {
     /// The clock that ``Reply/delayed(_:_:)`` waits on.
     public let clock: any Clock<Duration>
 
-    /// An empty stub: every request fails with ``TransportError/Kind/connectionRefused`` until stubbed.
+    /// An empty stub: every request fails with `TransportError.Kind.connectionRefused` until stubbed.
     /// - Parameter clock: What delayed replies wait on. Default is a ``ManualClock`` that never moves
     ///   unless the test advances it, so delays never cost real time.
     public init(clock: any Clock<Duration> = ManualClock()) { self.clock = clock }

@@ -4,14 +4,18 @@
 public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Equatable, Codable {
+        /// The field name, as written (compared case-insensitively).
         public var name: String
+        /// The field value.
         public var value: String
+        /// A field `name: value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// Every field, in order, duplicates included.
     public private(set) var fields: [Field]
 
     /// Creates an empty list.
@@ -60,7 +64,9 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
         for field in other.fields { self[field.name] = field.value }
     }
 
+    /// Whether there are no fields.
     public var isEmpty: Bool { fields.isEmpty }
+    /// How many fields there are, duplicates included.
     public var count: Int { fields.count }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 

@@ -11,14 +11,23 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// Creates a method from its name as sent on the request line.
     public init(_ name: String) { self.rawValue = name }
 
+    /// `GET`.
     public static let get = HTTPMethod("GET")
+    /// `POST`.
     public static let post = HTTPMethod("POST")
+    /// `PUT`.
     public static let put = HTTPMethod("PUT")
+    /// `PATCH`.
     public static let patch = HTTPMethod("PATCH")
+    /// `DELETE`.
     public static let delete = HTTPMethod("DELETE")
+    /// `HEAD`.
     public static let head = HTTPMethod("HEAD")
+    /// `OPTIONS`.
     public static let options = HTTPMethod("OPTIONS")
+    /// `TRACE`.
     public static let trace = HTTPMethod("TRACE")
+    /// `CONNECT`.
     public static let connect = HTTPMethod("CONNECT")
 
     /// Whether parameters of this method travel in the URL's query rather than in a body:

@@ -21,8 +21,9 @@ public struct TransferMetrics: Sendable, Equatable {
     public var redirectCount = 0
     /// The last URL fetched (after redirects).
     public var effectiveURL = ""
-    /// Bytes of body sent and received (after decompression).
+    /// Bytes of body sent.
     public var bytesSent: Int64 = 0
+    /// Bytes of body received (after decompression).
     public var bytesReceived: Int64 = 0
 
     /// Creates empty metrics.

@@ -27,6 +27,7 @@ public struct TransportEventStream: AsyncSequence, Sendable {
     /// stops early: the reader cancels it.
     public func nextEvent() async throws(TransportError) -> TransportEvent? { try await source.nextEvent() }
 
+    /// Reads the events in order; dropping the last copy before the end cancels the transfer.
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let lifetime: Lifetime
 

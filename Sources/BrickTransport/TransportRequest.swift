@@ -13,7 +13,7 @@ public struct TransportRequest: Sendable {
     /// Whether the request may reach the server twice without harm. When it may not, a transport never
     /// sends it a second time by itself (libcurl would, on a fresh connection, when a reused one closed
     /// without an answer): the transfer fails with `connectionLost` instead. Default is the method's
-    /// idempotency (``HTTPMethod/isIdempotent``); the session sets it from the request's ``Idempotency``.
+    /// idempotency (``HTTPMethod/isIdempotent``); the session sets it from the request's `Idempotency`.
     public var mayBeSentTwice: Bool
     /// Whether the request must go out on a new connection rather than a kept-alive one. Default is
     /// `false`. The session sets it when it follows a 307 or 308 with the body again: the server that

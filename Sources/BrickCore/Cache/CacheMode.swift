@@ -1,5 +1,5 @@
 /// How a GET uses its session's ``ResponseCache`` (one of three modes), on top of HTTP's
-/// caching rules (``CachePolicy``).
+/// caching rules (`CachePolicy`).
 ///
 /// - ``cacheResponse``: a response HTTP allows to be stored is stored.
 /// - ``returnCachedResponse``: a stored response is returned while it is fresh; a stale one is revalidated

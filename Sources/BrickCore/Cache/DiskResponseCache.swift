@@ -5,7 +5,7 @@ import Glibc
 /// A ``ResponseCache`` on disk, bounded in bytes, that survives the process: one file per response in
 /// ``directory``, least recently used first to go.
 ///
-/// Each file is written to a temporary name and renamed into place (``writeAtomically(_:to:)``), so a reader (in this process or
+/// Each file is written to a temporary name and renamed into place (`writeAtomically(_:to:)`), so a reader (in this process or
 /// another) never sees half a response. The index of sizes and uses lives in memory, rebuilt from the
 /// directory (by modification time) when the cache is created. Storing is best effort: a response that
 /// cannot be written is simply not cached.

@@ -5,6 +5,7 @@ public import FoundationEssentials
 public final class MemoryCacheProvider: DataCacheProvider {
     private let buffer = Locked(Data())
 
+    /// An empty provider.
     public init() {}
 
     public func append(_ chunk: Data) { buffer.withLock { $0.append(chunk) } }
