@@ -1,8 +1,9 @@
-/// How one attempt of a call ended, as the attempt loop sees it.
-struct Attempt<Product: Sendable>: Sendable {
+/// How one attempt of a call ended, as the attempt loop sees it. (What a successful attempt produced —
+/// a value, a stream, a file — stays with the caller: the loop is not generic, so that it is compiled once.)
+struct Attempt: Sendable {
     enum Outcome: Sendable {
-        /// The call is over: it produced this.
-        case done(Product)
+        /// The call is over: it succeeded.
+        case done
         /// The attempt failed; the request's retry rules decide what follows.
         case failed(BrickError)
         /// An interceptor (`.replay`), an error handler (`.retry`) or a download (a range that no longer fits)
@@ -20,12 +21,23 @@ struct Attempt<Product: Sendable>: Sendable {
 }
 
 /// What the attempt loop ends a call with.
-struct AttemptsOutcome<Product: Sendable>: Sendable {
-    var result: Result<Product, BrickError>
+struct AttemptsOutcome: Sendable {
+    /// Why the call failed; `nil` when its last attempt was ``Attempt/Outcome/done``.
+    var error: BrickError?
     /// Every attempt, oldest first.
     var records: [AttemptRecord]
     /// The last attempt, if one was made.
-    var last: Attempt<Product>?
+    var last: Attempt?
+}
+
+/// What the attempt loop needs to know of a call: its retry rules and idempotency, and its name for retry
+/// events.
+struct RepeatPolicy: Sendable {
+    let rules: AutoRetryConfiguration
+    let idempotency: Idempotency
+    let requestType: any Any.Type
+    /// The request's name in retry events: its type.
+    var requestName: String { String(describing: requestType) }
 }
 
 extension Session {
@@ -44,20 +56,18 @@ extension Session {
     ///   - retryRules: Whether the request's retry rules apply (steps 1 and 3); `false` for streams, whose
     ///     events reach the caller as they arrive, so that a failure cannot be taken back.
     ///   - attempt: Runs attempt number `number`, given the attempts before it.
-    func runAttempts<Value, Product>(
-        _ plan: DispatchPlan<Value>, base: TransportRequest, retryRules: Bool = true,
-        _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt<Product>
-    ) async -> AttemptsOutcome<Product> {
-        var retry = retryRules && plan.autoRetryConfiguration.isActive ? RetryState(base: base, clock: configuration.clock) : nil
+    func runAttempts(
+        _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool = true,
+        _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
+    ) async -> AttemptsOutcome {
+        var retry = retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil
         var records: [AttemptRecord] = []
-        var last: Attempt<Product>?
-        func end(_ result: Result<Product, BrickError>) -> AttemptsOutcome<Product> {
-            AttemptsOutcome(result: result, records: records, last: last)
-        }
+        var last: Attempt?
+        func end(_ error: BrickError?) -> AttemptsOutcome { AttemptsOutcome(error: error, records: records, last: last) }
         var pending: RetryVerdict?  // what the last attempt's verdict asks for before the next one
         while true {
             if let verdict = pending, let stop = await carryOut(verdict, plan, retry, records: records) {
-                return end(.failure(stop))
+                return end(stop)
             }
             // A wait for the network that just ended has answered the question a check before the attempt asks.
             let waited = if case .waitForNetwork? = pending { true } else { false }
@@ -65,7 +75,7 @@ extension Session {
             if !waited, let state = retry, let verdict = await verdictBeforeAttempt(plan, state),
                 let stop = await carryOut(verdict, plan, retry, records: records)
             {
-                return end(.failure(stop))
+                return end(stop)
             }
             let this = await attempt(records.count + 1, records)
             last = this
@@ -91,30 +101,30 @@ extension Session {
                 return .gaveUp(failure)
             }
             switch this.outcome {
-            case .done(let product):
+            case .done:
                 record(nil)
-                return end(.success(product))
+                return end(nil)
             case .again(let reason, let delay, let error):
                 if let stopped = Task.isCancelled ? .transport(.cancelled) : stop(asked: reason, error: error) {
                     record(error)
-                    return end(.failure(stopped))
+                    return end(stopped)
                 }
                 record(error, repeatReason: reason)
                 pending = .retry(after: delay)
             case .failed(let error):
                 guard let state = retry, !error.isCancelled else {
                     record(error)
-                    return end(.failure(error))
+                    return end(error)
                 }
                 let verdict = await retryVerdict(after: error, plan, state)
                 if case .giveUp(let why) = verdict {
                     record(error)
-                    return end(.failure(giveUp(plan, state, why, error: error, records: records)))
+                    return end(giveUp(plan, state, why, error: error, records: records))
                 }
                 let reason = RetryState.reason(for: error)
                 if let stopped = stop(asked: reason, error: error) {
                     record(error)
-                    return end(.failure(stopped))
+                    return end(stopped)
                 }
                 record(error, repeatReason: reason)
                 retry?.retries += 1
@@ -127,8 +137,8 @@ extension Session {
 
     /// Carries out `verdict` as returned: waits `delay`, or for the network up to `limit`, or gives up.
     /// Returns `nil` to go on with the next attempt, or the error to end the call with.
-    private func carryOut<Value>(
-        _ verdict: RetryVerdict, _ plan: DispatchPlan<Value>, _ state: RetryState?, records: [AttemptRecord]
+    private func carryOut(
+        _ verdict: RetryVerdict, _ plan: RepeatPolicy, _ state: RetryState?, records: [AttemptRecord]
     ) async -> BrickError? {
         switch verdict {
         case .retry(let delay):
@@ -150,8 +160,8 @@ extension Session {
 
     /// What a call ends with when the rules give up (``RetryState/failure(_:error:attempts:)``), told to the
     /// retry observer when it is a ``BrickError/gaveUp(_:)``.
-    private func giveUp<Value>(
-        _ plan: DispatchPlan<Value>, _ state: RetryState?, _ why: RetryGiveUp, error: BrickError?, records: [AttemptRecord]
+    private func giveUp(
+        _ plan: RepeatPolicy, _ state: RetryState?, _ why: RetryGiveUp, error: BrickError?, records: [AttemptRecord]
     ) -> BrickError {
         guard let state else { return error ?? .transport(.cancelled) }
         let failure = state.failure(why, error: error, attempts: records)
@@ -161,6 +171,8 @@ extension Session {
 }
 
 extension DispatchPlan {
-    /// The request's name in retry events: its type.
-    var requestName: String { String(describing: requestType) }
+    /// What the attempt loop needs of the plan.
+    var repeatPolicy: RepeatPolicy {
+        RepeatPolicy(rules: autoRetryConfiguration, idempotency: idempotency, requestType: requestType)
+    }
 }

@@ -32,23 +32,20 @@ extension Session {
         ResponseStream { () async throws(BrickError) in
             let base = try plan.request.get()
             let interceptors = self.interceptors(for: plan)
-            let outcome = await self.runAttempts(plan, base: base, retryRules: false) { number, previous in
+            var started: (TransportEventStream, Registration)?
+            let outcome = await self.runAttempts(plan.repeatPolicy, base: base, retryRules: false) { number, previous in
                 let context = self.context(for: plan, request: base, attempt: number, previousAttempts: previous)
                 do throws(BrickError) {
                     let request = try await self.adapt(interceptors, context: context)
-                    return Attempt(sent: request, outcome: .done(StartedStream(self.startStream(request, ownerID: plan.owner))))
+                    started = self.startStream(request, ownerID: plan.owner)
+                    return Attempt(sent: request, outcome: .done)
                 } catch {
                     return Attempt(sent: base, outcome: .failed(error))
                 }
             }
-            return try outcome.result.get().parts
+            guard let started else { throw outcome.error ?? .transport(.cancelled) }
+            return started
         }
-    }
-
-    /// A stream's transfer, started and registered.
-    struct StartedStream: Sendable {
-        let parts: (TransportEventStream, Registration)
-        init(_ parts: (TransportEventStream, Registration)) { self.parts = parts }
     }
 
     private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {

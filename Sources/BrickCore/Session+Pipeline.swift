@@ -34,12 +34,17 @@ extension Session {
     /// swapping `304`s.
     private func run<Value>(_ plan: DispatchPlan<Value>, base: TransportRequest, cacheStep: CacheStep?) async -> DataResponse<Value> {
         let interceptors = interceptors(for: plan)
-        let outcome = await runAttempts(plan, base: base) { number, previous in
+        var value: Value?
+        let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous in
             let context = context(for: plan, request: base, attempt: number, previousAttempts: previous)
-            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context)
+            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context, value: &value)
         }
-        return DataResponse(
-            request: outcome.last?.sent, response: outcome.last?.response, result: outcome.result, attempts: outcome.records)
+        let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
+            .success(value)
+        } else {
+            .failure(.transport(.cancelled))  // not reached: an attempt that is done has its value
+        }
+        return DataResponse(request: outcome.last?.sent, response: outcome.last?.response, result: result, attempts: outcome.records)
     }
 
     /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
@@ -82,8 +87,9 @@ extension Session {
     /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
     /// replace the error, recover with a response, or retry).
     private func attempt<Value>(
-        _ plan: DispatchPlan<Value>, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext
-    ) async -> Attempt<Value> {
+        _ plan: DispatchPlan<Value>, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
+        value: inout Value?
+    ) async -> Attempt {
         var context = context
         var outcome: ResponseOutcome
         do {
@@ -94,7 +100,7 @@ extension Session {
         } catch {
             outcome = .failure(error)
         }
-        func ended(_ end: Attempt<Value>.Outcome) -> Attempt<Value> {
+        func ended(_ end: Attempt.Outcome) -> Attempt {
             Attempt(sent: context.request, head: outcome.head, response: outcome.response, outcome: end)
         }
         for interceptor in interceptors.reversed() {
@@ -115,7 +121,9 @@ extension Session {
             }
         }
         switch result {
-        case .success(let value): return ended(.done(value))
+        case .success(let produced):
+            value = produced
+            return ended(.done)
         case .failure(let error): return ended(.failed(error))
         }
     }

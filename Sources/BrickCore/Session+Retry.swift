@@ -65,7 +65,7 @@ extension AutoRetryConfiguration {
 extension Session {
     /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
     /// a lost network could explain the failure.
-    func retryVerdict<Value>(after error: BrickError, _ plan: DispatchPlan<Value>, _ state: RetryState) async -> RetryVerdict {
+    func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict {
         let failure: RetryFailureKind
         switch error.rootCause {
         case .transport(let transport): failure = .transport(transport.kind)
@@ -75,17 +75,17 @@ extension Session {
         let reachability = RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty
             ? await reachability.status(of: state.host) : .reachable
         return RetryDecision.decide(RetryInput(
-            configuration: plan.autoRetryConfiguration, retriesSoFar: state.retries, method: state.base.method,
+            configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,
             now: Date(), jitter: Double.random(in: 0..<1)))
     }
 
     /// The rules' verdict before an attempt (``RetryDecision/beforeAttempt(_:)``): `nil` to go ahead, or
     /// wait for the network, or give up. Asks the host's reachability once.
-    func verdictBeforeAttempt<Value>(_ plan: DispatchPlan<Value>, _ state: RetryState) async -> RetryVerdict? {
+    func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict? {
         guard !state.host.isEmpty else { return nil }
         return RetryDecision.beforeAttempt(RetryInput(
-            configuration: plan.autoRetryConfiguration, retriesSoFar: state.retries, method: state.base.method,
+            configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
             elapsed: state.stopwatch.elapsed))
     }
@@ -93,7 +93,7 @@ extension Session {
     /// Carries out ``RetryVerdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
     /// `limit` passes on the session's clock, or the task is cancelled. Tells the retry observer when the
     /// wait starts and when the network returned.
-    func waitForNetwork<Value>(_ plan: DispatchPlan<Value>, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
+    func waitForNetwork(_ plan: RepeatPolicy, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
         let changes = reachability.changes()  // subscribed before the look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
         notify(.waitingForNetwork(request: plan.requestName, host: state.host, limit: limit))

@@ -8,27 +8,33 @@ import Glibc
 /// `@unchecked Sendable` because of that lock: ``value`` is read and written only inside
 /// ``withLock(_:)``, between `pthread_mutex_lock` and `pthread_mutex_unlock`.
 package final class Locked<Value: ~Copyable>: @unchecked Sendable {
-    /// The mutex, on the heap so that it never moves.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// The `pthread_mutex_t`, on the heap so that it never moves.
+    @usableFromInline let mutex: UnsafeMutableRawPointer
+    @usableFromInline var value: Value
 
     /// A lock around `initialValue`.
     package init(_ initialValue: consuming sending Value) {
-        mutex = .allocate(capacity: 1)
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
+        self.mutex = UnsafeMutableRawPointer(mutex)
         value = initialValue
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
+        pthread_mutex_destroy(mutex.assumingMemoryBound(to: pthread_mutex_t.self))
         mutex.deallocate()
     }
 
-    /// Runs `body` with the value, the lock held; not reentrant.
+    /// Runs `body` with the value, the lock held; not reentrant. Inlinable, so that each module's use is
+    /// specialized for its value (a generic call into another module cost as much as the lock itself).
+    @inlinable
     package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock()
+        defer { unlock() }
         return try body(&value)
     }
+
+    @usableFromInline func lock() { pthread_mutex_lock(mutex.assumingMemoryBound(to: pthread_mutex_t.self)) }
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex.assumingMemoryBound(to: pthread_mutex_t.self)) }
 }

@@ -13,7 +13,8 @@ extension Session {
         let resumedFrom = file.offset
         let interceptors = interceptors(for: plan)
         var restarted = false
-        let outcome = await runAttempts(plan, base: base) { number, previous -> Attempt<ResponseHead> in
+        var finalHead: ResponseHead?
+        let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous -> Attempt in
             var request = base
             var receiver = DownloadReceiver(file: file, validation: plan.validation, progress: progress)
             do throws(BrickError) {
@@ -28,13 +29,15 @@ extension Session {
                         reason: "restart: the range did not fit", delay: .zero, error: nil))
                 }
                 do throws(FileError) { try file.complete() } catch { throw BrickError.file(error) }
-                return Attempt(sent: request, head: receiver.head, outcome: .done(receiver.head ?? ResponseHead(status: 0)))
+                finalHead = receiver.head
+                return Attempt(sent: request, head: receiver.head, outcome: .done)
             } catch {
                 return Attempt(sent: request, head: receiver.head, outcome: .failed(error))
             }
         }
+        if let error = outcome.error { throw error }
         return DownloadResult(
-            fileURL: URL(fileURLWithPath: destination), head: try outcome.result.get(), length: file.offset,
+            fileURL: URL(fileURLWithPath: destination), head: finalHead ?? ResponseHead(status: 0), length: file.offset,
             resumedFrom: resumedFrom, restarted: restarted, attempts: outcome.records)
     }
 }
