@@ -5,8 +5,8 @@ enum JSONSerializers {
     /// The body parsed as ``JSON``; an empty body or invalid JSON throws ``ResponseSerializationError``.
     static let json = ResponseSerializer<JSON> { response in
         guard !response.body.isEmpty else { throw ResponseSerializationError.emptyBody }
-        do { return try JSONDecoder().decode(JSON.self, from: response.body) } catch {
-            throw ResponseSerializationError.invalidJSON(String(describing: error))
+        do throws(JSONParseError) { return try JSON.parse(response.body) } catch {
+            throw ResponseSerializationError.invalidJSON(error.description)
         }
     }
 

@@ -1,7 +1,19 @@
 import BrickRequest
+import Foundation
 
-/// The benchmark's session: default pool (64 connections per host), default options.
-let benchSession = Session()
+/// The benchmark's session: default pool (64 connections per host), default options, except what the
+/// referee's HTTPS scenarios ask for: its CA (`BENCH_CA_FILE`, through the library's own CA option),
+/// HTTP/1.1 only in H1 and H3, and a new connection for every request in H3.
+let benchSession: Session = {
+    var configuration = Session.Configuration()
+    if let trust = ProcessInfo.processInfo.environment["BENCH_CA_FILE"], !trust.isEmpty {
+        configuration.transportOptions.caBundlePath = trust
+    }
+    let scenario = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ""
+    if scenario == "H1" || scenario == "H3" { configuration.transportOptions.httpVersion = .http1Only }
+    if scenario == "H3" { configuration.transportOptions.reusesConnections = false }
+    return Session(configuration: configuration)
+}()
 
 /// S1, S2, S3: a GET whose body is collected (or streamed) as raw bytes.
 final class BenchGet: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
@@ -38,6 +50,16 @@ struct Account: Codable, Sendable {
     let score: Double
     let tags: [String]
     let address: Address
+}
+
+/// S5json: the array read by the untyped JSON brick.
+final class BenchJSON: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, JSONResponseType {
+    static var customSession: Session { benchSession }
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init()
+    }
 }
 
 /// S5: the array decoded by the stock Decodable response brick.

@@ -9,17 +9,24 @@ import Glibc
 //
 // S5 (this project's own): N times, a ~10 MB JSON array decoded into Codable structs through a Decodable
 // response brick; `S5direct` is its reference: the same bytes fetched as Data and handed to JSONDecoder
-// directly (client=jsondecoder). `bytes` counts the decoded elements' source bytes.
+// directly (client=jsondecoder). `bytes` counts the decoded elements' source bytes. `S5json`: the same array
+// through the untyped JSON brick (`JSONResponseType`, the library's one-pass parser); `S5jsoncodable`, its
+// reference: the same bytes decoded into `JSON` through JSONDecoder and `JSON`'s Codable conformance.
+//
+// The referee's other scenarios: S3m (N sequential 1 MiB downloads, streamed like S3), and over TLS H1 (S1 on
+// HTTP/1.1), H2 (S2 over one HTTP/2 connection) and H3 (S1 with a new connection, and a full handshake, for
+// every request); BENCH_CA_FILE names the CA bundle to trust (see Requests.swift).
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0,
-    ["S1", "S2", "S3", "S4", "S5", "S5direct"].contains(arguments[1])
+    ["S1", "S2", "S3", "S3m", "S4", "S5", "S5direct", "S5json", "S5jsoncodable", "H1", "H2", "H3"].contains(arguments[1])
 else {
-    warn("usage: brick-bench S1|S2|S3|S4|S5|S5direct URL N [CONCURRENCY]")
+    warn("usage: brick-bench S1|S2|S3|S3m|S4|S5|S5direct|S5json|S5jsoncodable|H1|H2|H3 URL N [CONCURRENCY]")
     exit(2)
 }
-let direct = arguments[1] == "S5direct"
-let scenario = direct ? "S5" : arguments[1]
+let direct = arguments[1] == "S5direct" || arguments[1] == "S5jsoncodable"
+let untyped = arguments[1] == "S5json" || arguments[1] == "S5jsoncodable"
+let scenario = arguments[1].hasPrefix("S5") ? (untyped ? "S5json" : "S5") : arguments[1]
 let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
 
@@ -79,12 +86,22 @@ func streamed(_ n: Int) async -> Tally {
 func decoded(_ n: Int, direct: Bool) async -> Tally {
     var tally = Tally()
     for _ in 0..<n {
-        if direct {
+        if untyped && !direct {
+            let outcome = await BenchJSON(url: url).dataResponse()
+            guard let json = outcome.value, let response = outcome.response else {
+                if let error = outcome.error { warn("brick-bench: \(error)") }
+                tally.errors += 1
+                continue
+            }
+            tally.bytes += json.arrayValue?.isEmpty == false ? response.body.count : 0
+        } else if direct {
             let fetched = await BenchGet(url: url).dataResponse()
             guard let bytes = fetched.value else { tally.errors += 1; continue }
             do {
-                let accounts = try JSONDecoder().decode([Account].self, from: bytes)
-                tally.bytes += accounts.isEmpty ? 0 : bytes.count
+                let count = untyped
+                    ? try JSONDecoder().decode(JSON.self, from: bytes).arrayValue?.count ?? 0
+                    : try JSONDecoder().decode([Account].self, from: bytes).count
+                tally.bytes += count == 0 ? 0 : bytes.count
             } catch {
                 warn("brick-bench: \(error)")
                 tally.errors += 1
@@ -105,8 +122,11 @@ func decoded(_ n: Int, direct: Bool) async -> Tally {
 // Warm-up, as the other clients do it.
 switch scenario {
 case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
-case "S5": _ = await decoded(1, direct: direct)
-case "S3":
+case "H2":
+    _ = await sequential(1, post: false, url: url)  // the one connection, before 64 ask for it at once
+    _ = await concurrent(4 * concurrency, width: concurrency)
+case "S5", "S5json": _ = await decoded(1, direct: direct)
+case "S3", "S3m":
     let small = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/") + "/small"
     _ = await sequential(1, post: false, url: small)
 default: _ = await sequential(100, post: scenario == "S4", url: url)
@@ -116,9 +136,9 @@ let (cpuStart, _) = cpuSeconds()
 let start = ContinuousClock.now
 let tally: Tally
 switch scenario {
-case "S2": tally = await concurrent(count, width: concurrency)
-case "S3": tally = await streamed(count)
-case "S5": tally = await decoded(count, direct: direct)
+case "S2", "H2": tally = await concurrent(count, width: concurrency)
+case "S3", "S3m": tally = await streamed(count)
+case "S5", "S5json": tally = await decoded(count, direct: direct)
 default: tally = await sequential(count, post: scenario == "S4", url: url)
 }
 let wall = ContinuousClock.now - start

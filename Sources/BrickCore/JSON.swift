@@ -1,13 +1,19 @@
+public import FoundationEssentials
+
 /// A JSON value, typed: what `JSONResponseType` serializes to.
 ///
-/// Read it with subscripts and accessors: `json["args"]?["id"]?.stringValue`.
+/// Read it with subscripts and accessors: `json["args"]?["id"]?.stringValue`. Numbers keep the text the
+/// document wrote (``JSONNumber``), so an integer past 2⁵³ or a decimal loses no digit.
+///
+/// ``parse(_:)`` reads a document in one pass (what `JSONResponseType` uses); `JSON` is also `Codable`, to
+/// embed an untyped part in your own models.
 public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `null`.
     case null
     /// `true` or `false`.
     case bool(Bool)
     /// A number.
-    case number(Double)
+    case number(JSONNumber)
     /// A string.
     case string(String)
     /// An array.
@@ -21,7 +27,7 @@ public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
+        } else if let value = try? container.decode(JSONNumber.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
@@ -44,6 +50,10 @@ public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
+    /// Reads a JSON document (RFC 8259); numbers keep their text.
+    /// - Throws: ``JSONParseError`` with the byte offset where the document stopped being JSON.
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSON { try JSONParser.parse(data) }
+
     /// The member named `key` of an object.
     public subscript(key: String) -> JSON? { if case .object(let members) = self { members[key] } else { nil } }
     /// The element at `index` of an array.
@@ -53,10 +63,17 @@ public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// The string, if this is one.
     public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
-    /// The number, if this is one.
-    public var doubleValue: Double? { if case .number(let value) = self { value } else { nil } }
-    /// The number, if it is a whole number that fits an `Int`.
-    public var intValue: Int? { doubleValue.flatMap { Int(exactly: $0) } }
+    /// The number, exactly as written, if this is one.
+    public var numberValue: JSONNumber? { if case .number(let value) = self { value } else { nil } }
+    /// The nearest `Double` to the number, if this is one (past 2⁵³ it may differ: read integers with
+    /// ``intValue``, ``int64Value`` or ``uint64Value``, which are exact).
+    public var doubleValue: Double? { numberValue?.doubleValue }
+    /// The number, if it is an integer that fits an `Int`.
+    public var intValue: Int? { numberValue?.intValue }
+    /// The number, if it is an integer that fits an `Int64`.
+    public var int64Value: Int64? { numberValue?.int64Value }
+    /// The number, if it is a non-negative integer that fits a `UInt64`.
+    public var uint64Value: UInt64? { numberValue?.uint64Value }
     /// The Boolean, if this is one.
     public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
     /// The elements, if this is an array.
@@ -70,7 +87,7 @@ public enum JSON: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .null: "null"
         case .bool(let value): String(value)
-        case .number(let value): Int(exactly: value).map(String.init) ?? String(value)
+        case .number(let value): value.text
         case .string(let value): value.debugDescription
         case .array(let value): "[" + value.map(\.description).joined(separator: ", ") + "]"
         case .object(let value):

@@ -29,7 +29,8 @@ extension EasyTransfer {
         setter.pointer(CURLOPT_PREREQDATA, context)
         // A proxy's answer to CONNECT is not the response: keep it out of the head.
         setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        if request.needsFreshConnection { setter.long(CURLOPT_FRESH_CONNECT, 1) }
+        if request.needsFreshConnection || !options.reusesConnections { setter.long(CURLOPT_FRESH_CONNECT, 1) }
+        if !options.reusesConnections { setter.long(CURLOPT_FORBID_REUSE, 1) }
         setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
         let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
         setter.long(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)
@@ -50,9 +51,12 @@ extension EasyTransfer {
                 setter.string(CURLOPT_CAPATH, nil)
             }
             if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
-            setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-            setter.long(CURLOPT_PIPEWAIT, 1)
+            if options.httpVersion == .automatic {
+                setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+                setter.long(CURLOPT_PIPEWAIT, 1)  // wait for a connection that may multiplex rather than open another
+            }
         }
+        if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         if options.automaticDecompression { setter.string(CURLOPT_ACCEPT_ENCODING, "") }
         switch mode {
         case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))

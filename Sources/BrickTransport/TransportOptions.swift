@@ -47,6 +47,21 @@ public struct TransportOptions: Sendable, Equatable {
     public var pinnedPublicKeys: [String]?
     /// Bytes buffered for a streaming consumer before the transfer is paused. Default is 1 MiB.
     public var streamBufferSize = 1 << 20
+    /// Whether a request may use a connection an earlier one left open, and leave its own open for later
+    /// ones. Default is `true`; `false` opens a new connection for the request and closes it after (a full
+    /// TLS handshake each time: for measuring, or for a server that misbehaves on reused connections).
+    public var reusesConnections = true
+    /// Which HTTP versions may be spoken. Default is ``HTTPVersionPolicy/automatic``.
+    public var httpVersion = HTTPVersionPolicy.automatic
+
+    /// Which HTTP versions a transfer may speak.
+    public enum HTTPVersionPolicy: Sendable, Equatable {
+        /// HTTP/2 over TLS when the server offers it (ALPN), with concurrent requests to one host sharing
+        /// one connection; HTTP/1.1 otherwise, and always over plain TCP.
+        case automatic
+        /// HTTP/1.1 only: each request in flight has a connection of its own.
+        case http1Only
+    }
 
     /// The default options.
     public init() {}

@@ -4,8 +4,15 @@
 //   S2  N GETs on one multi handle, CONCURRENCY (default 64) in flight, each handle re-added when it ends
 //   S3  N downloads of URL on one easy handle, the body counted and dropped
 //   S4  N sequential POSTs of a 1 KiB body on one easy handle
-// libcurl's defaults throughout (16 KiB receive buffer). Warm-up as brick-bench: 100 requests (S1, S4),
-// 4 x CONCURRENCY (S2), one GET of /small on the same host (S3). Wall and CPU cover the timed part only.
+//   S3m as S3 (the referee's N downloads of a 1 MiB file)
+//   H1  S1 over TLS, HTTP/1.1
+//   H2  S2 over TLS, HTTP/2: every transfer waits for the one connection (PIPEWAIT) and multiplexes on it
+//   H3  S1 over TLS, HTTP/1.1, with a new connection and a full handshake for every request (no reuse, no
+//       session resumption)
+// libcurl's defaults throughout (16 KiB receive buffer; for TLS, Debian's CA bundle and directory), except
+// that BENCH_CA_FILE, when set, names the CA bundle. Warm-up as brick-bench: 100 requests (S1, S4, H1, H3),
+// 4 x CONCURRENCY (S2, H2; H2 after one request that opens the connection), one GET of /small on the same
+// host (S3, S3m). Wall and CPU cover the timed part only.
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +45,30 @@ static double cpu(long *peak_kb) {
         + (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-static CURL *handle_for(const char *url, int post) {
+/* What a scenario asks of each handle beyond the URL. */
+struct shape {
+    int post;        /* a 1 KiB form body */
+    long version;    /* CURLOPT_HTTP_VERSION, 0 for libcurl's default */
+    int multiplex;   /* wait for a connection that multiplexes */
+    int fresh;       /* a new connection, and a full handshake, for every request */
+};
+
+static CURL *handle_for(const char *url, struct shape shape) {
     CURL *easy = curl_easy_init();
     if (!easy) return NULL;
     curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, count_body);
-    if (post) {
+    const char *trust = getenv("BENCH_CA_FILE");
+    if (trust && *trust) curl_easy_setopt(easy, CURLOPT_CAINFO, trust);
+    if (shape.version) curl_easy_setopt(easy, CURLOPT_HTTP_VERSION, shape.version);
+    if (shape.multiplex) curl_easy_setopt(easy, CURLOPT_PIPEWAIT, 1L);
+    if (shape.fresh) {
+        curl_easy_setopt(easy, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(easy, CURLOPT_FORBID_REUSE, 1L);
+        curl_easy_setopt(easy, CURLOPT_SSL_SESSIONID_CACHE, 0L);
+    }
+    if (shape.post) {
         curl_easy_setopt(easy, CURLOPT_POSTFIELDS, form);
         curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE, (long)strlen(form));
     }
@@ -89,12 +113,24 @@ static void in_flight(CURLM *multi, CURL **handles, long width, long n) {
     }
 }
 
+static int is(const char *scenario, const char *name) { return strcmp(scenario, name) == 0; }
+
 int main(int argc, char **argv) {
-    if (argc < 4 || strlen(argv[1]) != 2 || argv[1][0] != 'S' || argv[1][1] < '1' || argv[1][1] > '4') {
-        fprintf(stderr, "usage: curl-bench S1|S2|S3|S4 URL N [CONCURRENCY]\n");
+    const char *known[] = {"S1", "S2", "S3", "S3m", "S4", "H1", "H2", "H3"};
+    int valid = 0;
+    for (size_t i = 0; argc >= 4 && i < sizeof known / sizeof *known; i++) valid |= is(argv[1], known[i]);
+    if (!valid) {
+        fprintf(stderr, "usage: curl-bench S1|S2|S3|S3m|S4|H1|H2|H3 URL N [CONCURRENCY]\n");
         return 2;
     }
     const char *scenario = argv[1], *url = argv[2];
+    struct shape shape = {
+        .post = is(scenario, "S4"),
+        .version = is(scenario, "H2") ? CURL_HTTP_VERSION_2TLS
+                   : (is(scenario, "H1") || is(scenario, "H3")) ? CURL_HTTP_VERSION_1_1 : 0,
+        .multiplex = is(scenario, "H2"),
+        .fresh = is(scenario, "H3"),
+    };
     long n = atol(argv[3]), width = argc > 4 ? atol(argv[4]) : 64;
     if (n <= 0 || width <= 0) {
         fprintf(stderr, "curl-bench: N and CONCURRENCY must be positive\n");
@@ -106,13 +142,14 @@ int main(int argc, char **argv) {
 
     double wall = 0, used = 0;
     long peak = 0;
-    if (scenario[1] == '2') {
+    if (is(scenario, "S2") || is(scenario, "H2")) {
         CURLM *multi = curl_multi_init();
         curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, width);
         CURL **handles = calloc((size_t)width, sizeof *handles);
         if (!multi || !handles) return 1;
         for (long i = 0; i < width; i++)
-            if (!(handles[i] = handle_for(url, 0))) return 1;
+            if (!(handles[i] = handle_for(url, shape))) return 1;
+        if (shape.multiplex) in_flight(multi, handles, 1, 1);  /* the one connection, before 64 ask for it */
         in_flight(multi, handles, width, 4 * width);
         received = 0;
         double cpu0 = cpu(NULL), wall0 = monotonic();
@@ -120,10 +157,9 @@ int main(int argc, char **argv) {
         wall = monotonic() - wall0;
         used = cpu(&peak) - cpu0;
     } else {
-        int post = scenario[1] == '4';
-        CURL *easy = handle_for(url, post);
+        CURL *easy = handle_for(url, shape);
         if (!easy) return 1;
-        if (scenario[1] == '3') {
+        if (is(scenario, "S3") || is(scenario, "S3m")) {
             // Warm the connection with one small request to the same host.
             char small[1024];
             const char *path = strchr(strstr(url, "://") ? strstr(url, "://") + 3 : url, '/');

@@ -86,6 +86,30 @@ import Testing
         #expect(Set(lines.map { $0.split(separator: " ")[0] }).count == 1)
     }
 
+    @Test func http1OnlySpeaksHTTP11ToAServerThatOffersHTTP2() async throws {
+        let server = try nginx()
+        var options = TransportOptions()
+        options.caBundlePath = server.certificatePath
+        options.httpVersion = .http1Only
+        let marker = "/small?h1-\(UInt64.random(in: 0...UInt64.max))"
+        let response = try await send(server.tlsURL(marker), options: options, through: transport())
+        #expect(response.head.version == "1.1")
+        #expect(server.accessLog().filter { $0.contains(marker) }.allSatisfy { $0.contains("HTTP/1.1") })
+    }
+
+    @Test func withoutReuseEveryRequestHasAConnectionOfItsOwn() async throws {
+        let server = try nginx()
+        var options = TransportOptions()
+        options.caBundlePath = server.certificatePath
+        options.reusesConnections = false
+        let marker = "/small?fresh-\(UInt64.random(in: 0...UInt64.max))"
+        let own = try #require(CurlTransport())
+        for _ in 0..<3 { _ = try await send(server.tlsURL(marker), options: options, through: own) }
+        let lines = server.accessLog().filter { $0.contains(marker) }
+        #expect(lines.count == 3)
+        #expect(Set(lines.map { $0.split(separator: " ")[0] }).count == 3)
+    }
+
     /// On a transport with one connection, every request goes over the same connection: a request must carry
     /// nothing of the one before it (method, a custom one too, body, headers, decompression, timeouts).
     @Test func aReusedHandleCarriesNothingOverFromTheRequestBefore() async throws {

@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every parser of server or caller input, each with the properties it must keep on any input. A broken
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
-    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -52,6 +52,25 @@ enum FuzzTarget: String, CaseIterable {
             let escaped = MultipartFormData.escape(text)
             precondition(!escaped.contains("\"") && !escaped.contains("\r") && !escaped.contains("\n"), "name escapes its quotes")
         case .netlink: Self.netlink(bytes)
+        case .json: Self.json(Data(bytes))
+        }
+    }
+
+    /// The JSON parser: any input is a value or a typed error; a value reads back the same once written
+    /// out (its description, for the values JSON can write) and every number's text is a JSON number.
+    static func json(_ data: Data) {
+        guard let value = try? JSON.parse(data) else { return }
+        func check(_ value: JSON) {
+            switch value {
+            case .number(let number): precondition(JSONNumber(text: number.text) != nil, "a number that is not JSON")
+            case .array(let elements): elements.forEach(check)
+            case .object(let members): members.values.forEach(check)
+            default: break
+            }
+        }
+        check(value)
+        if let reread = try? JSON.parse(Data(value.description.utf8)) {
+            precondition(reread == value, "a value that does not read back as itself")
         }
     }
 
