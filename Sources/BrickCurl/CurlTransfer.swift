@@ -169,7 +169,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
                 return .pause
             }
             state.queuedBytes += bytes.count
-            state.events.append(.body(Data(bytes)))
+            state.appendBody(bytes)
             return .accepted
         }
     }
@@ -203,6 +203,21 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
 }
 
 extension CurlTransfer.State {
+    /// Queues body bytes: added to the body chunk the consumer has not read yet, when there is one (only
+    /// progress reports after it), so that a consumer behind by several of libcurl's writes (16 KiB each,
+    /// whatever the receive buffer) takes them as one chunk rather than one event each.
+    fileprivate mutating func appendBody(_ bytes: UnsafeRawBufferPointer) {
+        var index = events.count - 1
+        while index >= 0, events[index].isProgress { index -= 1 }
+        guard index >= 0, case .body(var chunk) = events[index] else {
+            events.append(.body(Data(bytes)))
+            return
+        }
+        events[index] = .end(TransferMetrics())  // a placeholder, so that `chunk` holds the only reference
+        chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
+        events[index] = .body(chunk)
+    }
+
     /// Takes what the consumer reads next: the first event, else the failure, else the end; `nil` when
     /// there is nothing yet. Also says whether the engine should unpause a transfer now that the queue
     /// has drained below half of `bufferSize`.
@@ -226,6 +241,14 @@ extension CurlTransfer.State {
 }
 
 extension TransportEvent {
+    /// Whether this is a progress report.
+    fileprivate var isProgress: Bool {
+        switch self {
+        case .uploadProgress, .downloadProgress: true
+        default: false
+        }
+    }
+
     /// Whether both are progress reports of the same direction.
     fileprivate func isProgress(like other: TransportEvent) -> Bool {
         switch (self, other) {
