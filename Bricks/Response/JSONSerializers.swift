@@ -17,7 +17,7 @@ enum JSONSerializers {
             guard !response.body.isEmpty else { throw ResponseSerializationError.emptyBody }
             do { return try decoder.decode(Value.self, from: response.body) } catch let error as DecodingError {
                 if case .dataCorrupted = error { throw ResponseSerializationError.invalidJSON(String(describing: error)) }
-                throw ResponseSerializationError.undecodable(String(describing: error))
+                throw ResponseSerializationError.undecodable(DecodingFailure(error, body: response.body))
             }
         }
     }

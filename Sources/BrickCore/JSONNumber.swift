@@ -56,14 +56,17 @@ public struct JSONNumber: Sendable, Hashable, Codable, CustomStringConvertible, 
 
     public var description: String { text }
 
+    /// Whether the two are the same number: the same integer, or the same decimal value (`1.10` and `1.1`).
+    /// Equal numbers always have the same nearest `Double`, which is what ``hash(into:)`` hashes.
     public static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
         if lhs.text == rhs.text { return true }
+        guard lhs.doubleValue == rhs.doubleValue else { return false }
         if lhs.isInteger && rhs.isInteger { return lhs.integerDigits == rhs.integerDigits }
         if let left = lhs.decimalValue, let right = rhs.decimalValue, !left.isNaN, !right.isNaN { return left == right }
-        return lhs.doubleValue == rhs.doubleValue
+        return true  // past `Decimal`'s range: as equal as their nearest Doubles
     }
 
-    /// Equal numbers read back as the same nearest `Double`, so it hashes the value consistently with `==`.
+    /// Hashes the nearest `Double`, which equal numbers share (with `0` for `-0`).
     public func hash(into hasher: inout Hasher) { hasher.combine(doubleValue == 0 ? 0 : doubleValue) }
 
     /// An integer's text without a sign on zero (`-0` is `0`).

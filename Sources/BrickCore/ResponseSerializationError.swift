@@ -5,8 +5,9 @@ public enum ResponseSerializationError: Error, Sendable, Equatable {
     case emptyBody
     /// The body is not valid JSON; the parser's explanation.
     case invalidJSON(String)
-    /// The body is JSON but does not decode into the requested type; the decoder's explanation.
-    case undecodable(String)
+    /// The body is JSON but does not decode into the requested type: the decoder's error, the path of the
+    /// member that failed, and the start of the body.
+    case undecodable(DecodingFailure)
     /// The body is not valid text in its charset.
     case undecodableText(charset: String)
 }

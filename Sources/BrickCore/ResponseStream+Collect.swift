@@ -1,6 +1,6 @@
 extension ResponseStream {
     /// Runs the stream to its end, appending every body chunk to `provider`; returns the head.
-    /// - Throws: the stream's error, or the provider's.
+    /// - Throws: the stream's ``BrickError``, or the provider's error.
     public func collect(into provider: some DataCacheProvider) async throws -> ResponseHead {
         var head = ResponseHead(status: 0)
         for try await event in self {

@@ -6,9 +6,11 @@ import BrickTransport
 /// The request goes out when iteration starts, after the session's interceptors have adapted it. The
 /// transfer pauses while you are more than `TransportOptions.streamBufferSize` bytes behind, so a slow
 /// consumer keeps memory bounded whatever the body's size. Streams are not validated, replayed or retried;
-/// a stream whose host becomes unreachable ends at once with `connectionLost`.
+/// a stream whose host becomes unreachable ends at once with `connectionLost`. It throws ``BrickError``, as
+/// every other call does (a transport failure is ``BrickError/transport(_:)``).
 public struct ResponseStream: AsyncSequence, Sendable {
     public typealias Element = TransportEvent
+    public typealias Failure = BrickError
 
     private let starter: StreamStarter
 
@@ -27,11 +29,20 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Reads the events in order; the first call to `next()` starts the transfer.
     public struct Iterator: AsyncIteratorProtocol {
+        public typealias Element = TransportEvent
+        public typealias Failure = BrickError
+
         let starter: StreamStarter
         var inner: TransportEventStream.Iterator?
         var registration: Registration?
 
-        public mutating func next() async throws -> TransportEvent? {
+        /// The next event, in the caller's isolation.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(BrickError) -> TransportEvent? {
+            try await next()
+        }
+
+        /// The next event; `nil` after the end.
+        public nonisolated(nonsending) mutating func next() async throws(BrickError) -> TransportEvent? {
             if inner == nil {
                 let (events, registration) = try await starter.begin()
                 inner = events.makeAsyncIterator()
@@ -44,9 +55,12 @@ public struct ResponseStream: AsyncSequence, Sendable {
                 default: break
                 }
                 return event
+            } catch let error as TransportError {
+                registration?.end()
+                throw .transport(error)
             } catch {
                 registration?.end()
-                throw error
+                throw .transport(TransportError(.other, message: "\(error)"))
             }
         }
     }

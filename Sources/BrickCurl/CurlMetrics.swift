@@ -56,6 +56,9 @@ extension EasyTransfer {
                 : "the response head passed \(transfer.request.options.maxHeaderSize) bytes"
         }
         if exceededCap { return "the response body passed \(transfer.request.options.maxBodySize) bytes" }
+        if code == CURLE_FILESIZE_EXCEEDED {
+            return "the response declares a body of more than \(transfer.request.options.maxBodySize) bytes (maxBodySize)"
+        }
         if inflatedPastRatio {
             return code == CURLE_OUT_OF_MEMORY
                 ? "the body decompressed past libcurl's buffer for a paused transfer (64 MiB)"

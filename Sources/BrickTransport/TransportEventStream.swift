@@ -31,7 +31,7 @@ public struct TransportEventStream: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         fileprivate let lifetime: Lifetime
 
-        public mutating func next() async throws -> TransportEvent? {
+        public nonisolated(nonsending) mutating func next() async throws -> TransportEvent? {
             let event = try await lifetime.source.nextEvent()
             switch event {
             case .end?, nil: lifetime.finished = true

@@ -88,4 +88,24 @@ import Testing
     @Test func aRepeatedMemberKeepsItsLastValue() throws {
         #expect(try parse(#"{"a": 1, "a": 2}"#)["a"]?.intValue == 2)
     }
+
+    struct Person: Decodable {
+        struct Friend: Decodable { let id: Int }
+        let name: String
+        let friends: [Friend]
+    }
+
+    @Test func aDecodingFailureSaysWhichMemberFailedAndShowsTheBody() throws {
+        let body = Data(#"{"name": "Ada", "friends": [{"id": 1}, {"id": "two"}]}"#.utf8)
+        let error = try #require(throws: DecodingError.self) { try JSONDecoder().decode(Person.self, from: body) }
+        let failure = DecodingFailure(error, body: body)
+        #expect(failure.codingPath == "friends[1].id")
+        #expect(failure.bodyExcerpt == String(decoding: body, as: UTF8.self))
+        #expect(failure.description.hasPrefix("at friends[1].id: expected Int"))
+
+        let missing = try #require(throws: DecodingError.self) { try JSONDecoder().decode(Person.self, from: Data(#"{"name": "Ada"}"#.utf8)) }
+        #expect(DecodingFailure(missing, body: Data()).codingPath == "friends")
+        let long = Data(repeating: UInt8(ascii: "x"), count: 10_000)
+        #expect(DecodingFailure(missing, body: long).bodyExcerpt.utf8.count == DecodingFailure.excerptLimit)
+    }
 }

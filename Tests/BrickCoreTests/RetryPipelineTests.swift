@@ -234,7 +234,7 @@ struct RetryPipelineTests {
         }
         await arrivals.next()
         reachability.goOffline("api.test")
-        #expect((await reading.value as? TransportError)?.kind == .connectionLost)
+        #expect((await reading.value as? BrickError)?.transportError?.kind == .connectionLost)
     }
 
     @Test func aPostCutByAnOutageIsNotRepeated() async {

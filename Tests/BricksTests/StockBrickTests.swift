@@ -103,10 +103,13 @@ final class GetJSON: Component, GETRequestType, CustomSessionRequestType, JSONRe
         stub.stub(.get, "https://api.test/profile-bad", json: #"{"id":"seven"}"#)
         let outcome = await GetProfile(path: "/profile-bad").dataResponse()
         guard case .failure(.serialization(let error as ResponseSerializationError, _)) = outcome.result,
-              case .undecodable = error else {
+              case .undecodable(let failure) = error else {
             Issue.record("expected undecodable, got \(outcome.result)")
             return
         }
+        #expect(failure.codingPath == "id")
+        #expect(failure.bodyExcerpt == #"{"id":"seven"}"#)
+        guard case .typeMismatch = failure.error else { Issue.record("the decoder's own error is kept: \(failure.error)"); return }
     }
 
     @Test func stringBrickRefusesInvalidUTF8() async throws {
