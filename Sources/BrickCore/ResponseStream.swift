@@ -9,7 +9,9 @@ import BrickTransport
 /// a stream whose host becomes unreachable ends at once with `connectionLost`. It throws ``BrickError``, as
 /// every other call does (a transport failure is ``BrickError/transport(_:)``).
 public struct ResponseStream: AsyncSequence, Sendable {
+    /// What it yields: the transfer's events.
     public typealias Element = TransportEvent
+    /// What it throws.
     public typealias Failure = BrickError
 
     private let starter: StreamStarter
@@ -29,7 +31,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Reads the events in order; the first call to `next()` starts the transfer.
     public struct Iterator: AsyncIteratorProtocol {
+        /// What it yields: the transfer's events.
         public typealias Element = TransportEvent
+        /// What it throws.
         public typealias Failure = BrickError
 
         let starter: StreamStarter
