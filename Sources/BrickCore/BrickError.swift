@@ -37,6 +37,28 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// Whether the request was cancelled.
     public var isCancelled: Bool { transportError?.kind == .cancelled }
 
+    /// Whether the request may have reached the server (and been acted on): `false` only when it is known
+    /// that it never left — it could not be built or was refused before sending, or no connection was made
+    /// (refused, no route, no DNS answer, connect timeout, TLS not set up). A response that arrived, a
+    /// connection lost or timed out after the request went out, a cancellation, or anything else, is `true`.
+    /// For ``gaveUp(_:)``, whether any attempt may have. The same answer for the same failure, whether it
+    /// ends the first attempt or the last.
+    public var requestMayHaveArrived: Bool {
+        switch self {
+        case .transport(let error):
+            switch error.kind {
+            case .invalidURL, .unsupportedScheme, .invalidHeader, .invalidRequest, .cannotResolveHost, .networkUnreachable,
+                .connectionRefused, .connectTimeout, .tlsFailure:
+                false
+            default: true
+            }
+        case .requestEncoding, .notCached: false
+        case .gaveUp(let failure): failure.attempts.contains { $0.head != nil || $0.error?.requestMayHaveArrived ?? true }
+        case .file(let error): error.operation != .open && error.operation != .lock
+        default: true
+        }
+    }
+
     /// The raw response, when one arrived.
     public var response: TransportResponse? {
         switch self {
@@ -48,14 +70,14 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .transport(let error): "transport error: \(error)"
+        case .transport(let error): "transport error: \(error)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was not sent)")
         case .serialization(let error, let response):
             "cannot serialize the response (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .validation(let error, let response):
             "response not accepted (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .requestEncoding(let error): "cannot build the request: \(error)"
         case .interceptor(let error): "interceptor failed: \(error)"
-        case .gaveUp(let failure): "\(failure)"
+        case .gaveUp(let failure): "\(failure)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was never sent)")
         case .file(let error): "download file error: \(error)"
         case .notCached(let url): "nothing cached for \(url), and the request may not use the network"
         }

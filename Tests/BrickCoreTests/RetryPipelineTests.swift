@@ -137,6 +137,33 @@ struct RetryPipelineTests {
         #expect(response.error?.transportError?.kind == .connectionLost)
     }
 
+    /// The error says whether the request may have arrived, the same way whether the failure ended the first
+    /// attempt or the rules gave up after retries.
+    @Test func theErrorSaysWhetherTheRequestMayHaveArrivedTheSameWayEachTime() async {
+        stub.stub(.post, Self.url, replies: [.failure(TransportError(.connectionLost, message: "reset"))])
+        let first = await Retried("/r", method: .post, session: session).dataResponse()
+        #expect(first.error?.transportError?.kind == .connectionLost)
+        #expect(first.error?.requestMayHaveArrived == true)
+        #expect(first.error?.description.hasSuffix("(the request may have arrived)") == true)
+
+        stub.stub(.post, "https://api.test/later", replies: [
+            .failure(TransportError(.connectionRefused, message: "refused")), .failure(TransportError(.connectionLost, message: "reset")),
+        ])
+        async let later = Retried("/later", method: .post, session: session).dataResponse()
+        await driveBackoff(times: 1)
+        let gaveUp = await later
+        guard case .gaveUp(let failure)? = gaveUp.error else { Issue.record("got \(String(describing: gaveUp.error))"); return }
+        #expect(failure.reason == .notIdempotent)
+        #expect(gaveUp.error?.requestMayHaveArrived == true)
+
+        stub.stub(.get, "https://api.test/refused", reply: .failure(TransportError(.connectionRefused, message: "refused")))
+        let refused = await Retried("/refused", session: session, rules: .none).dataResponse()
+        #expect(refused.error?.requestMayHaveArrived == false)
+        #expect(refused.error?.description.hasSuffix("(the request was not sent)") == true)
+        #expect(BrickError.requestEncoding(.unsupportedParameters("files")).requestMayHaveArrived == false)
+        #expect(BrickError.gaveUp(RetryFailure(reason: .notReachable(host: "h"), attempts: [])).requestMayHaveArrived == false)
+    }
+
     @Test func aPostThatNeverLeftIsRetried() async throws {
         stub.stub(.post, Self.url, replies: [.failure(TransportError(.connectionRefused, message: "refused")), Self.response(200, "ok")])
         async let outcome = Retried("/r", method: .post, session: session).dataResponse()
