@@ -20,7 +20,7 @@ extension RequestType {
     /// Sends the request and streams its events (head, body chunks, end) as they arrive.
     ///
     /// The request goes out when iteration starts, adapted by the session's interceptors; the stream is not
-    /// validated, replayed or retried.
+    /// validated or replayed, and the request's retry rules apply until the response head arrives.
     public func stream() -> ResponseStream {
         session.stream(makePlan(serializer: ResponseSerializer { $0.body }))
     }

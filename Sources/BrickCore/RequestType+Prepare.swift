@@ -9,23 +9,13 @@ extension RequestType {
     /// - Throws: ``BrickError/requestEncoding(_:)`` when the body cannot be encoded.
     public func makeTransportRequest() throws(BrickError) -> TransportRequest {
         let url = URLString
-        var headers = Self.sessionHeaders(session.configuration, for: url)
+        var headers = session.configuration.headersSent(to: url)
         headers.merge(self.headers)
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         var request = TransportRequest(method: method, url: url, headers: headers, options: transportOptions)
         request.mayBeSentTwice = idempotency.allowsRepeat(of: method)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
-    }
-
-    /// The session's headers as they go with a request to `url`: all of them within the origin of the
-    /// session's base URL (or when it has none); to another origin (an absolute URL a server handed out)
-    /// only ``RedirectRule/crossOriginFields``, so that an API key among them stays with its server.
-    static func sessionHeaders(_ configuration: Session.Configuration, for url: String) -> HTTPHeaders {
-        guard let base = configuration.baseURL, !url.hasPrefix(base), Origin(base) != Origin(url) else {
-            return configuration.headers
-        }
-        return HTTPHeaders(configuration.headers.filter { RedirectRule.crossOriginFields.contains($0.name.lowercased()) })
     }
 
     /// Everything the session needs to run the request, taken from the component now, all `Sendable`.
@@ -54,7 +44,7 @@ struct DispatchPlan<Value: Sendable>: Sendable {
     let cacheMode: CacheMode
     let validation: ResponseValidation
     let serializer: ResponseSerializer<Value>
-    let owner: ObjectIdentifier
+    let owner: ObjectIdentifier?
 }
 
 extension RequestType {

@@ -5,8 +5,10 @@ import BrickTransport
 ///
 /// The request goes out when iteration starts, after the session's interceptors have adapted it. The
 /// transfer pauses while you are more than `TransportOptions.streamBufferSize` bytes behind, so a slow
-/// consumer keeps memory bounded whatever the body's size. Streams are not validated, replayed or retried;
-/// a stream whose host becomes unreachable ends at once with `connectionLost`. It throws ``BrickError``, as
+/// consumer keeps memory bounded whatever the body's size. Streams are not validated or replayed; the
+/// request's retry rules apply until the head arrives (the caller never sees a failed attempt's events),
+/// after it a failure ends the stream, and a stream whose host becomes unreachable ends at once with
+/// `connectionLost`. It throws ``BrickError``, as
 /// every other call does (a transport failure is ``BrickError/transport(_:)``).
 public struct ResponseStream: AsyncSequence, Sendable {
     /// What it yields: the transfer's events.

@@ -1,46 +1,43 @@
 extension Session {
-    /// Sends `request` and collects its whole response.
-    ///
-    /// - Parameters:
-    ///   - request: The request, ready to send.
-    ///   - owner: The component the request belongs to, so that ``cancel(_:)`` finds it.
-    /// - Throws: ``BrickError/transport(_:)``.
-    public func send(_ request: TransportRequest, owner: Component? = nil) async throws(BrickError) -> TransportResponse {
-        try await send(request, ownerID: owner.map(ObjectIdentifier.init))
-    }
-
-    func send(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
+    /// Sends `request` once through the transport, with no pipeline around it: the transfer behind every
+    /// attempt of a collected call.
+    func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = makeTransfer(for: request)
         let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }
     }
 
-    /// Sends `request` and returns its events as they arrive (head, body chunks, end), with back-pressure.
-    public func stream(_ request: TransportRequest, owner: Component? = nil) -> ResponseStream {
-        stream(request, ownerID: owner.map(ObjectIdentifier.init))
-    }
-
+    /// Starts `request`'s transfer once and returns its events, with no pipeline around it: the transfer
+    /// behind a download's attempt.
     func stream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> ResponseStream {
         let (events, registration) = startStream(request, ownerID: ownerID)
         return ResponseStream(events: events, registration: registration)
     }
 
-    /// Streams `plan`'s request once the interceptors have adapted it: one attempt of the attempt loop,
-    /// without the retry rules (the caller sees events as they arrive).
+    /// Streams `plan`'s request through the attempt loop: interceptors adapt it, reachability and the retry
+    /// rules apply until the response head arrives. The events up to the head are read ahead and handed on
+    /// first, so that nothing reaches the caller from an attempt that failed; after the head, a failure ends
+    /// the stream.
     func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
             let base = try plan.request.get()
             let interceptors = self.interceptors(for: plan)
             var started: (TransportEventStream, Registration)?
-            let outcome = await self.runAttempts(plan.repeatPolicy, base: base, retryRules: false) { number, previous in
+            let outcome = await self.runAttempts(plan.repeatPolicy, base: base) { number, previous in
                 let context = self.context(for: plan, request: base, attempt: number, previousAttempts: previous)
-                do throws(BrickError) {
-                    let request = try await self.adapt(interceptors, context: context)
-                    started = self.startStream(request, ownerID: plan.owner)
-                    return Attempt(sent: request, outcome: .done)
-                } catch {
+                let request: TransportRequest
+                do throws(BrickError) { request = try await self.adapt(interceptors, context: context) } catch {
                     return Attempt(sent: base, outcome: .failed(error))
+                }
+                let (events, registration) = self.startStream(request, ownerID: plan.owner)
+                do throws(TransportError) {
+                    let (stream, head) = try await ReadAheadSource.open(events)
+                    started = (stream, registration)
+                    return Attempt(sent: request, head: head, outcome: .done)
+                } catch {
+                    registration.end()
+                    return Attempt(sent: request, outcome: .failed(.transport(error)))
                 }
             }
             guard let started else { throw outcome.error ?? .transport(.cancelled) }

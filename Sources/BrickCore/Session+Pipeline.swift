@@ -128,8 +128,8 @@ extension Session {
         }
     }
 
-    private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier) async -> ResponseOutcome {
-        do { return .success(try await send(request, ownerID: owner)) } catch { return .failure(error) }
+    private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
+        do { return .success(try await transfer(request, ownerID: owner)) } catch { return .failure(error) }
     }
 
     static func validateAndSerialize<Value>(_ outcome: ResponseOutcome, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {

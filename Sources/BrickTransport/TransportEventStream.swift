@@ -22,6 +22,9 @@ public struct TransportEventStream: AsyncSequence, Sendable {
     /// Cancels the transfer from outside the iteration.
     public func cancel() { source.cancel(because: .cancelled) }
 
+    /// Cancels the transfer from outside the iteration; the reader sees `reason`.
+    public func cancel(because reason: TransportError) { source.cancel(because: reason) }
+
     /// The next event, read straight from the transfer, for code that forwards a stream's events (such as
     /// a transfer that follows redirects). Unlike an iterator, nothing cancels the transfer when the reader
     /// stops early: the reader cancels it.

@@ -250,7 +250,7 @@ struct RetryPipelineTests {
     @Test(.timeLimit(.minutes(1))) func aStreamWhoseHostBecomesUnreachableEndsWithConnectionLost() async {
         let arrivals = Arrivals()
         stub.stub(.get, Self.url, replies: [.computed { _ in arrivals.arrive(); return .never }])
-        let stream = Retried("/r", session: session).stream()
+        let stream = Retried("/r", session: session, rules: .none).stream()
         let reading = Task { () -> (any Error)? in
             do {
                 for try await _ in stream {}
@@ -262,6 +262,23 @@ struct RetryPipelineTests {
         await arrivals.next()
         reachability.goOffline("api.test")
         #expect((await reading.value as? BrickError)?.transportError?.kind == .connectionLost)
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aStreamCutBeforeItsHeadWaitsForTheNetworkAndResumesUnderItsRetryRules() async throws {
+        let arrivals = Arrivals()
+        stub.stub(.get, Self.url, replies: [.computed { _ in arrivals.arrive(); return .never }, Self.response(200, "resumed")])
+        let stream = Retried("/r", session: session).stream()
+        let reading = Task { () async throws(BrickError) -> String in
+            var body = Data()
+            for try await event in stream { if case .body(let chunk) = event { body.append(chunk) } }
+            return String(decoding: body, as: UTF8.self)
+        }
+        await arrivals.next()
+        reachability.goOffline("api.test")
+        _ = await events.next { $0.isWaiting }
+        reachability.goOnline("api.test")
+        #expect(try await reading.value == "resumed")
+        #expect(stub.requests.count == 2)
     }
 
     @Test func aPostCutByAnOutageIsNotRepeated() async {

@@ -23,6 +23,20 @@ final class EchoRaw: Component, POSTRequestType, APISessionRequestType, OnHttpbi
     var rawBodyContentType: String { "text/plain; charset=utf-8" }
 }
 
+final class EchoBigNumbers: Component, POSTRequestType, APISessionRequestType, OnHttpbin, JSONBodyType, JSONResponseType {
+    var path: String { "/post" }
+    var jsonBody: [String: UInt64] { ["snowflake": 1_234_567_890_123_456_789, "max": UInt64.max] }
+}
+struct SearchQuery: Encodable { let term: String; let page: Int; let tags: [String]; let after: String? }
+final class EchoEncodableQuery: Component, GETRequestType, APISessionRequestType, OnHttpbin, EncodableQueryType, JSONResponseType {
+    var path: String { "/get" }
+    var query: SearchQuery { SearchQuery(term: "a b&c", page: 3, tags: ["x", "y"], after: nil) }
+}
+final class EchoEncodableForm: Component, PUTRequestType, APISessionRequestType, OnHttpbin, EncodableFormType, JSONResponseType {
+    var path: String { "/put" }
+    var form: SearchQuery { SearchQuery(term: "Zürich 東京", page: 1, tags: [], after: "z") }
+}
+
 struct Slideshow: Decodable, Sendable { struct Show: Decodable, Sendable { let title: String }; let slideshow: Show }
 struct WrongShape: Decodable, Sendable { let missing: Int }
 final class GetSlides: Component, GETRequestType, APISessionRequestType, OnHttpbin, DecodableResponseType {
@@ -84,6 +98,25 @@ final class HeadNothing: Component, HEADRequestType, APISessionRequestType, OnHt
         let echo = try await EchoJSON(["primes": [2, 3, 5]]).response()
         #expect(echo["json"]?["primes"] == .array([.number(2), .number(3), .number(5)]))
         #expect(echo["headers"]?["Content-Type"] == .string("application/json"))
+    }
+
+    @Test func integersBeyondTwoToThe53MakeTheRoundTripExactlyThroughJSONResponseType() async throws {
+        let echo = try await EchoBigNumbers().response()
+        #expect(echo["json"]?["snowflake"]?.uint64Value == 1_234_567_890_123_456_789)
+        #expect(echo["json"]?["max"]?.uint64Value == UInt64.max)
+        #expect(echo["json"]?["max"]?.doubleValue != nil)  // and still reads as a number
+    }
+
+    @Test func encodableQueryAndFormArriveAsNamedParameters() async throws {
+        let query = try await EchoEncodableQuery().response()
+        #expect(query["args"]?["term"] == .string("a b&c"))
+        #expect(query["args"]?["page"] == .string("3"))
+        #expect(query["args"]?["tags"] == .array([.string("x"), .string("y")]))
+        #expect(query["args"]?["after"] == nil)
+        let form = try await EchoEncodableForm().response()
+        #expect(form["form"]?["term"] == .string("Zürich 東京"))
+        #expect(form["form"]?["after"] == .string("z"))
+        #expect(form["headers"]?["Content-Type"] == .string("application/x-www-form-urlencoded"))
     }
 
     @Test func aRawBodyArrivesUntouched() async throws {

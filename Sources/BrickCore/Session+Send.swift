@@ -1,0 +1,77 @@
+import FoundationEssentials
+
+/// A request value sent through the whole pipeline, for callers that build requests themselves (an OpenAPI
+/// transport, a proxy, a test) rather than declaring a `Component`: they lose nothing a brick class gets.
+extension Session {
+    /// Sends `request` through the session's pipeline and returns its response.
+    ///
+    /// The same pipeline a `Component` goes through: a relative URL is resolved against the session's base
+    /// URL, the session's headers go under the request's own, the session's interceptors adapt it on every
+    /// attempt and process every outcome, reachability is checked, `retry` decides what failures are tried
+    /// again (never a request that may have arrived unless `idempotency` allows it), `validation` judges the
+    /// response, the error handlers and the response cache apply.
+    /// - Parameters:
+    ///   - request: The request; its own options (timeouts, caps) are kept.
+    ///   - retry: The retry rules. Default is ``AutoRetryConfiguration/none``.
+    ///   - idempotency: Whether it may be sent twice. Default is ``Idempotency/byMethod``.
+    ///   - validation: What responses count as success. Default is ``ResponseValidation/none``: any status is
+    ///     an answer.
+    ///   - owner: The component it belongs to, so that ``cancel(_:)`` finds it.
+    /// - Throws: ``BrickError``.
+    public func send(
+        _ request: TransportRequest, retry: AutoRetryConfiguration = .none, idempotency: Idempotency = .byMethod,
+        validation: ResponseValidation = .none, owner: Component? = nil
+    ) async throws(BrickError) -> TransportResponse {
+        try await dataResponse(for: request, retry: retry, idempotency: idempotency, validation: validation, owner: owner)
+            .result.get()
+    }
+
+    /// Sends `request` through the session's pipeline, as ``send(_:retry:idempotency:validation:owner:)``
+    /// does, and returns everything about it (the request sent, each attempt, the result). Never throws.
+    public func dataResponse(
+        for request: TransportRequest, retry: AutoRetryConfiguration = .none, idempotency: Idempotency = .byMethod,
+        validation: ResponseValidation = .none, owner: Component? = nil
+    ) async -> DataResponse<TransportResponse> {
+        await run(plan(for: request, retry: retry, idempotency: idempotency, validation: validation, owner: owner))
+    }
+
+    /// Streams `request`'s events (head, body chunks, end) as they arrive, with back-pressure.
+    ///
+    /// The request goes out when iteration starts, prepared as ``send(_:retry:idempotency:validation:owner:)``
+    /// prepares it and adapted by the session's interceptors; a stream is not validated, and `retry` applies
+    /// until the response head arrives (a failure after it reaches the caller).
+    public func stream(
+        _ request: TransportRequest, retry: AutoRetryConfiguration = .none, idempotency: Idempotency = .byMethod,
+        owner: Component? = nil
+    ) -> ResponseStream {
+        stream(plan(for: request, retry: retry, idempotency: idempotency, validation: .none, owner: owner))
+    }
+
+    private func plan(
+        for request: TransportRequest, retry: AutoRetryConfiguration, idempotency: Idempotency,
+        validation: ResponseValidation, owner: Component?
+    ) -> DispatchPlan<TransportResponse> {
+        var prepared = request
+        prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
+        prepared.headers = configuration.headersSent(to: prepared.url)
+        prepared.headers.merge(request.headers)
+        if case .key(let header) = idempotency, prepared.headers[header] == nil { prepared.headers[header] = UUID().uuidString }
+        prepared.mayBeSentTwice = idempotency.allowsRepeat(of: request.method)
+        return DispatchPlan(
+            request: .success(prepared), requestType: TransportRequest.self, modifiers: [], interceptors: [],
+            requestLogging: nil, autoRetryConfiguration: retry, idempotency: idempotency, cacheMode: .default,
+            validation: validation, serializer: ResponseSerializer { $0 }, owner: owner.map(ObjectIdentifier.init))
+    }
+}
+
+extension Session.Configuration {
+    /// The session's headers as they go with a request to `url`: all of them within the origin of the
+    /// session's base URL (or when it has none); to another origin (an absolute URL a server handed out)
+    /// only ``RedirectRule/crossOriginFields``, so that an API key among them stays with its server.
+    func headersSent(to url: String) -> HTTPHeaders {
+        guard let base = baseURL, !url.hasPrefix(base), Origin(base) != Origin(url) else {
+            return headers
+        }
+        return HTTPHeaders(headers.filter { RedirectRule.crossOriginFields.contains($0.name.lowercased()) })
+    }
+}
