@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "BrickCore", targets: ["BrickCore"]),
         .library(name: "Bricks", targets: ["Bricks"]),
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
+        // Integrations, each its own product: only a user who names one builds its dependencies.
+        .library(name: "BrickHTTPTypes", targets: ["BrickHTTPTypes"]),
+        .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
@@ -30,6 +33,9 @@ let package = Package(
     dependencies: [
         // Logging for the stock request logger (Bricks) and its tests.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // swift-http-types' currency types (BrickHTTPTypes) and the OpenAPI runtime (BrickOpenAPI).
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ],
     targets: [
         // libcurl, as Debian's libcurl4-openssl-dev installs it.
@@ -56,6 +62,15 @@ let package = Package(
             swiftSettings: strict),
         // What users import: the core and the stock bricks.
         .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
+        // Conversions to and from swift-http-types' HTTPRequest, HTTPResponse and HTTPFields.
+        .target(
+            name: "BrickHTTPTypes", dependencies: ["BrickCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            swiftSettings: strict),
+        // A ClientTransport for generated OpenAPI clients, over a Session.
+        .target(
+            name: "BrickOpenAPI",
+            dependencies: ["BrickCore", "BrickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
@@ -94,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "BrickReachabilityTests", dependencies: ["BrickReachability", "CNetlink", "TestServers", "OutageProbe"],
             swiftSettings: strictTests),
+        // A client generated from openapi.yaml (committed; the generator is not a dependency) over BrickOpenAPI.
+        .testTarget(
+            name: "BrickOpenAPITests",
+            dependencies: ["BrickOpenAPI", "BrickHTTPTypes", "BrickRequest", "TestServers", "BrickTesting"],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"], swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]

@@ -16,7 +16,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// What it throws.
     public typealias Failure = BrickError
 
-    private let starter: StreamStarter
+    let starter: StreamStarter
 
     init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
         starter = StreamStarter(start: start)
