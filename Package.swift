@@ -24,6 +24,7 @@ let package = Package(
         // Integrations, each its own product: only a user who names one builds its dependencies.
         .library(name: "BrickHTTPTypes", targets: ["BrickHTTPTypes"]),
         .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
+        .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
@@ -36,6 +37,8 @@ let package = Package(
         // swift-http-types' currency types (BrickHTTPTypes) and the OpenAPI runtime (BrickOpenAPI).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        // A Service for ServiceGroup (BrickServiceLifecycle).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libcurl, as Debian's libcurl4-openssl-dev installs it.
@@ -70,6 +73,11 @@ let package = Package(
         .target(
             name: "BrickOpenAPI",
             dependencies: ["BrickCore", "BrickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            swiftSettings: strict),
+        // A session as a swift-service-lifecycle Service, drained when the group shuts down.
+        .target(
+            name: "BrickServiceLifecycle",
+            dependencies: ["BrickCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
@@ -114,6 +122,10 @@ let package = Package(
             name: "BrickOpenAPITests",
             dependencies: ["BrickOpenAPI", "BrickHTTPTypes", "BrickRequest", "TestServers", "BrickTesting"],
             exclude: ["openapi.yaml", "openapi-generator-config.yaml"], swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickServiceLifecycleTests",
+            dependencies: ["BrickServiceLifecycle", "BrickTesting", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]

@@ -21,6 +21,8 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     case file(FileError)
     /// A request with ``CacheMode/cacheOnly`` found nothing stored for its URL; nothing was sent.
     case notCached(url: String)
+    /// The session is shutting down (``Session/shutdown(gracePeriod:)``): the request was not sent.
+    case shutDown
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
@@ -52,7 +54,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
                 false
             default: true
             }
-        case .requestEncoding, .notCached: false
+        case .requestEncoding, .notCached, .shutDown: false
         case .gaveUp(let failure): failure.attempts.contains { $0.head != nil || $0.error?.requestMayHaveArrived ?? true }
         case .file(let error): error.operation != .open && error.operation != .lock
         default: true
@@ -80,6 +82,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         case .gaveUp(let failure): "\(failure)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was never sent)")
         case .file(let error): "download file error: \(error)"
         case .notCached(let url): "nothing cached for \(url), and the request may not use the network"
+        case .shutDown: "the session is shutting down: the request was not sent"
         }
     }
 }

@@ -12,16 +12,23 @@ final class RunningRegistry: Sendable {
     private struct State {
         var nextID: UInt64 = 0
         var entries: [UInt64: Entry] = [:]
+        /// Whether the session is shutting down: no transfer is added any more.
+        var closed = false
+        /// Who waits for the list to be empty (``drained()``), by number; numbers of waits already cancelled.
+        var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var cancelledWaits: Set<UInt64> = []
     }
 
     private let state = Locked(State())
 
-    /// Records a running transfer; returns the number to remove it with.
+    /// Records a running transfer; returns the number to remove it with, or `nil` once the session is
+    /// shutting down (the transfer must not start).
     ///
     /// - Parameter abortableURL: The request's URL, when the transfer is to end as soon as its host is
     ///   unreachable (the host is worked out only then, off the request's path).
-    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableURL: String? = nil) -> UInt64 {
+    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableURL: String? = nil) -> UInt64? {
         state.withLock { state in
+            guard !state.closed else { return nil }
             state.nextID += 1
             state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableURL: abortableURL)
             return state.nextID
@@ -30,7 +37,45 @@ final class RunningRegistry: Sendable {
 
     /// Forgets a transfer.
     func remove(_ id: UInt64) {
-        state.withLock { _ = $0.entries.removeValue(forKey: id) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.entries.removeValue(forKey: id) != nil, state.entries.isEmpty else { return [] }
+            defer { state.drainWaiters = [:] }
+            return Array(state.drainWaiters.values)
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Refuses every transfer from now on (``add(_:owner:abortableURL:)`` returns `nil`).
+    func close() { state.withLock { $0.closed = true } }
+
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Returns once no transfer is running, or when the task is cancelled.
+    func drained() async {
+        let number = state.withLock { state -> UInt64? in
+            guard !state.entries.isEmpty else { return nil }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let number else { return }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state in
+                    let now = state.entries.isEmpty || state.cancelledWaits.remove(number) != nil
+                    if !now { state.drainWaiters[number] = continuation }
+                    return now
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                let waiter = state.drainWaiters.removeValue(forKey: number)
+                if waiter == nil { state.cancelledWaits.insert(number) }
+                return waiter
+            }
+            waiter?.resume()
+        }
     }
 
     var count: Int { state.withLock { $0.entries.count } }
@@ -46,11 +91,11 @@ final class RunningRegistry: Sendable {
         state.withLock { $0.entries[id]?.transfer }?.cancel(because: error)
     }
 
-    /// Cancels the transfers of `owner`, or all of them when `owner` is `nil`.
-    func cancel(owner: ObjectIdentifier?) {
+    /// Cancels the transfers of `owner`, or all of them when `owner` is `nil`, with `reason`.
+    func cancel(owner: ObjectIdentifier?, because reason: TransportError = .cancelled) {
         let transfers = state.withLock { state in
             state.entries.values.filter { owner == nil || $0.owner == owner }.map(\.transfer)
         }
-        transfers.forEach { $0.cancel() }
+        transfers.forEach { $0.cancel(because: reason) }
     }
 }

@@ -3,7 +3,7 @@ extension Session {
     /// attempt of a collected call.
     func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = makeTransfer(for: request)
-        let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
+        guard let id = registry.add(transfer, owner: ownerID, abortableURL: request.url) else { throw .shutDown }
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }
     }
@@ -11,8 +11,7 @@ extension Session {
     /// Starts `request`'s transfer once and returns its events, with no pipeline around it: the transfer
     /// behind a download's attempt.
     func stream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> ResponseStream {
-        let (events, registration) = startStream(request, ownerID: ownerID)
-        return ResponseStream(events: events, registration: registration)
+        ResponseStream { () throws(BrickError) in try self.startStream(request, ownerID: ownerID) }
     }
 
     /// Streams `plan`'s request through the attempt loop: interceptors adapt it, reachability and the retry
@@ -30,7 +29,10 @@ extension Session {
                 do throws(BrickError) { request = try await self.adapt(interceptors, context: context) } catch {
                     return Attempt(sent: base, outcome: .failed(error))
                 }
-                let (events, registration) = self.startStream(request, ownerID: plan.owner)
+                let events: TransportEventStream, registration: Registration
+                do throws(BrickError) { (events, registration) = try self.startStream(request, ownerID: plan.owner) } catch {
+                    return Attempt(sent: request, outcome: .failed(error))
+                }
                 do throws(TransportError) {
                     let (stream, head) = try await ReadAheadSource.open(events)
                     started = (stream, registration)
@@ -45,9 +47,9 @@ extension Session {
         }
     }
 
-    private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) -> (TransportEventStream, Registration) {
+    private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) throws(BrickError) -> (TransportEventStream, Registration) {
         let transfer = makeTransfer(for: request)
-        let id = registry.add(transfer, owner: ownerID, abortableURL: request.url)
+        guard let id = registry.add(transfer, owner: ownerID, abortableURL: request.url) else { throw .shutDown }
         return (transfer.events(), Registration(registry: registry, id: id))
     }
 

@@ -73,7 +73,7 @@ public final class Session: Sendable {
     /// What this session was made with.
     public let configuration: Configuration
     let registry: RunningRegistry
-    private let madeTransport: Lazy<any Transport>
+    let madeTransport: Lazy<any Transport>
     private let madeReachability: Lazy<any Reachability>
     /// Ends transfers whose host became unreachable; started with the first transfer (``makeTransfer(for:)``).
     let routeWatch: Lazy<Task<Void, Never>>

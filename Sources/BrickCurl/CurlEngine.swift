@@ -5,6 +5,8 @@ import Glibc
 /// Owns the engine thread. Other threads talk to it only through ``mailbox``.
 final class CurlEngine: Sendable {
     let mailbox: EngineMailbox
+    /// Raised when the engine thread has ended its loop.
+    let stopped = EngineStopped()
 
     /// Initializes libcurl once per process. SIGPIPE is left as the application set it (a process-wide
     /// ignore would be inherited by every program the application spawns): the engine thread, where all
@@ -32,13 +34,31 @@ final class CurlEngine: Sendable {
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
-        let loop = EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration)
-        guard startDetachedThread(named: "brick-curl", { onNewThread in onNewThread ? loop.run() : loop.abandon() }) == 0 else {
-            return nil
-        }
+        let loop = EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration, stopped: stopped)
+        guard case .success(let thread) = startThread(named: "brick-curl", { onNewThread in onNewThread ? loop.run() : loop.abandon() })
+        else { return nil }
+        self.thread = Locked(thread)
     }
+
+    /// The engine thread until it is joined (``shutdownAndWait()``) or detached (when the engine goes away
+    /// without one); `nil` after either.
+    private let thread: Locked<pthread_t?>
+
+    deinit { thread.withLock { $0 }.map { _ = pthread_detach($0) } }
 
     /// Asks the engine thread to cancel what runs, free everything and end.
     func shutdown() { mailbox.post(.shutdown) }
+
+    /// Asks the engine thread to end, and returns once it has: every transfer failed, every connection closed.
+    func shutdownAndWait() async {
+        shutdown()
+        await stopped.wait()
+        // The loop has ended: the thread only returns from its body now, so the join is immediate.
+        let joinable = thread.withLock { thread in
+            defer { thread = nil }
+            return thread
+        }
+        if let joinable { pthread_join(joinable, nil) }
+    }
 }
 

@@ -34,6 +34,10 @@ public final class CurlTransport: Transport {
 
     deinit { engine.shutdown() }
 
+    /// Stops the engine thread: running transfers fail with `cancelled`, later ones at once; returns once the
+    /// thread has ended its loop and libcurl has closed every connection.
+    public func shutdown() async { await engine.shutdownAndWait() }
+
     public func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
         CurlTransfer(request: request, transport: self)
     }

@@ -19,10 +19,14 @@ final class EngineLoop {
     /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
     private var wakeup: curl_waitfd
 
-    init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration) {
+    /// Raised when the loop has ended and the multi handle is cleaned up.
+    private let stopped: EngineStopped
+
+    init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration, stopped: EngineStopped) {
         self.multi = multi
         self.mailbox = mailbox
         self.configuration = configuration
+        self.stopped = stopped
         wakeup = curl_waitfd(fd: mailbox.wakeupFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
     }
 
@@ -151,14 +155,15 @@ final class EngineLoop {
     func abandon() { shutdown() }
 
     private func shutdown() {
-        let stopped = TransportError(.cancelled, message: "the transport has shut down")
+        let failure = TransportError(.cancelled, message: "the transport has shut down")
         for command in mailbox.close() {
-            if case .start(let transfer) = command { deliver(transfer, failure: stopped) }
+            if case .start(let transfer) = command { deliver(transfer, failure: failure) }
         }
         for easy in Array(byTransfer.values) {
             remove(easy)
-            deliver(easy.transfer, failure: stopped)
+            deliver(easy.transfer, failure: failure)
         }
         curl_multi_cleanup(multi)
+        stopped.signal()
     }
 }

@@ -1,4 +1,4 @@
-import Glibc
+package import Glibc
 
 /// Starts a detached POSIX thread named `name` that runs `body(true)`: the engine, the reachability monitor
 /// and the loopback servers of tests each run on one. The thread owns `body` (and what it captured) alone.
@@ -8,6 +8,25 @@ import Glibc
 /// - Parameter name: Shown by `top -H`, `ps -L` and debuggers; at most 15 bytes are kept.
 /// - Returns: 0, or the errno `pthread_create` failed with.
 package func startDetachedThread(named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void) -> Int32 {
+    switch startThread(named: name, body) {
+    case .success(let thread):
+        pthread_detach(thread)
+        return 0
+    case .failure(let error): return error.code
+    }
+}
+
+/// The errno `pthread_create` failed with.
+package struct ThreadStartError: Error {
+    package let code: Int32
+}
+
+/// Starts a joinable POSIX thread named `name` that runs `body(true)`, as ``startDetachedThread(named:_:)``
+/// does; the caller must join or detach it.
+/// - Returns: The thread, or the errno `pthread_create` failed with.
+package func startThread(
+    named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void
+) -> Result<pthread_t, ThreadStartError> {
     final class Start {
         let name: String
         let body: (Bool) -> Void
@@ -27,10 +46,9 @@ package func startDetachedThread(named name: String, _ body: sending @escaping (
     }, context)
     guard result == 0 else {
         Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body(false)
-        return result
+        return .failure(ThreadStartError(code: result))
     }
-    pthread_detach(thread)
-    return 0
+    return .success(thread)
 }
 
 /// Names the calling thread through glibc's `pthread_setname_np`, looked up at run time (Glibc's Swift module

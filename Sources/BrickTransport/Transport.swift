@@ -6,6 +6,15 @@ public protocol Transport: Sendable {
     /// Makes a transfer for `request`. Nothing is sent until the transfer is started by
     /// ``TransportTransfer/response()`` or ``TransportTransfer/events()``.
     func makeTransfer(for request: TransportRequest) -> any TransportTransfer
+
+    /// Stops the transport: transfers still running fail with ``TransportError/Kind/cancelled``, later ones
+    /// at once, and its threads and connections are released before this returns. The default does nothing
+    /// (for transports that hold nothing).
+    func shutdown() async
+}
+
+extension Transport {
+    public func shutdown() async {}
 }
 
 /// One request on its way: started once, either collected or streamed, and cancellable from any thread.

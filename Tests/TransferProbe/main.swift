@@ -13,6 +13,8 @@ import Glibc
 /// - `transfer-probe slow URL`: a streamed GET read by a consumer slower than the network.
 /// - `transfer-probe threads URL`: the library's threads (by name) after building configurations and
 ///   sessions, and after one GET of URL through `Session.shared`.
+/// - `transfer-probe shutdown OK_URL HANGING_URL`: a session with one kept-alive connection and one request
+///   in flight, shut down: the library's threads and the process's descriptors before, during and after.
 final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
     let path: String
     init(_ url: String) {
@@ -78,7 +80,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE | multipart URL FILE | slow URL | threads URL")
+    fail("usage: transfer-probe download URL DESTINATION [DIE_AFTER_BYTES] | upload URL FILE | multipart URL FILE | slow URL | threads URL | shutdown OK_URL HANGING_URL")
 }
 let baseline = memoryKiB("VmRSS")
 switch arguments[1] {
@@ -154,6 +156,39 @@ case "threads":
         "before": quoted(before), "afterSetup": quoted(afterSetup), "afterRequest": quoted(libraryThreads()),
         "status": "\(status)", "ready": "\(ready)",
     ])
+case "shutdown":
+    func quoted(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
+    func descriptors() -> Int { ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count }
+    /// Everything the session holds is made and released inside this function.
+    func run() async -> [String: String] {
+        var configuration = Session.Configuration()
+        configuration.reachability = UnknownReachability()  // no process-wide monitor: only the session's own
+        let session = Session(configuration: configuration)
+        let ok = (try? await session.send(TransportRequest(url: arguments[2])))?.head.status ?? 0
+        let hanging = Task { () async -> BrickError? in
+            do throws(BrickError) { _ = try await session.send(TransportRequest(url: arguments[3])) } catch { return error }
+            return nil
+        }
+        while session.runningRequestCount == 0 { await Task.yield() }
+        let during = libraryThreads()
+        await session.shutdown(gracePeriod: .milliseconds(200))
+        let cut = await hanging.value
+        var refused = "sent"
+        do { _ = try await session.send(TransportRequest(url: arguments[2])) } catch { refused = "\(error)" }
+        return [
+            "ok": "\(ok)", "during": quoted(during), "after": quoted(libraryThreads()),
+            "cut": "\"\(cut?.transportError?.kind.rawValue ?? "none")\"",
+            "refusedShutDown": "\(refused == "\(BrickError.shutDown)")", "fdsAfterShutdown": "\(descriptors())",
+        ]
+    }
+    // A first round warms up what the process keeps whatever the session does (the concurrency runtime's
+    // and libcurl's global descriptors); the second is the one counted.
+    _ = await run()
+    let fdsBefore = descriptors()
+    var fields = await run()
+    fields["fdsBefore"] = "\(fdsBefore)"
+    fields["fdsAfterRelease"] = "\(descriptors())"
+    report(fields)
 default:
     fail("unknown mode \(arguments[1])")
 }
