@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "BrickHTTPTypes", targets: ["BrickHTTPTypes"]),
         .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
         .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
+        .library(name: "BrickObservability", targets: ["BrickObservability"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
@@ -39,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         // A Service for ServiceGroup (BrickServiceLifecycle).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Spans and metrics (BrickObservability).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
         // libcurl, as Debian's libcurl4-openssl-dev installs it.
@@ -78,6 +82,15 @@ let package = Package(
         .target(
             name: "BrickServiceLifecycle",
             dependencies: ["BrickCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strict),
+        // Spans per call and attempt (with the trace context in the headers) and request metrics.
+        .target(
+            name: "BrickObservability",
+            dependencies: [
+                "BrickCore", "Bricks", .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
             swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
@@ -125,6 +138,13 @@ let package = Package(
         .testTarget(
             name: "BrickServiceLifecycleTests",
             dependencies: ["BrickServiceLifecycle", "BrickTesting", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickObservabilityTests",
+            dependencies: [
+                "BrickObservability", "BrickTesting", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
             swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),

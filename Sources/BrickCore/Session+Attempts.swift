@@ -20,6 +20,18 @@ struct Attempt: Sendable {
     var outcome: Outcome
 }
 
+extension Attempt {
+    /// The attempt as observers see its end.
+    var end: AttemptEnd {
+        let error: BrickError? = switch outcome {
+        case .done: nil
+        case .failed(let error): error
+        case .again(_, _, let error): error
+        }
+        return AttemptEnd(status: (head ?? response?.head)?.status, error: error)
+    }
+}
+
 /// What the attempt loop ends a call with.
 struct AttemptsOutcome: Sendable {
     /// Why the call failed; `nil` when its last attempt was ``Attempt/Outcome/done``.
@@ -28,6 +40,9 @@ struct AttemptsOutcome: Sendable {
     var records: [AttemptRecord]
     /// The last attempt, if one was made.
     var last: Attempt?
+
+    /// The call as observers see its end.
+    var end: CallEnd { CallEnd(status: (last?.head ?? last?.response?.head)?.status, error: error, attempts: records.count) }
 }
 
 /// What the attempt loop needs to know of a call: its retry rules and idempotency, and its name for retry
@@ -58,6 +73,30 @@ extension Session {
     ///   - attempt: Runs attempt number `number`, given the attempts before it.
     func runAttempts(
         _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool = true,
+        _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
+    ) async -> AttemptsOutcome {
+        guard !configuration.observers.isEmpty else { return await loop(plan, base: base, retryRules: retryRules, attempt) }
+        let call = ObservedCall(requestName: plan.requestName, method: base.method, url: base.url)
+        var outcome: AttemptsOutcome?
+        _ = await observingCall(call) {
+            let ended = await loop(plan, base: base, retryRules: retryRules) { number, previous in
+                var made: Attempt?
+                _ = await observingAttempt(ObservedAttempt(call: call, number: number)) {
+                    let this = await attempt(number, previous)
+                    made = this
+                    return this.end
+                }
+                return made ?? Attempt(sent: base, outcome: .failed(.transport(.cancelled)))  // not reached: the body ran
+            }
+            outcome = ended
+            return ended.end
+        }
+        return outcome ?? AttemptsOutcome(error: .transport(.cancelled), records: [], last: nil)  // not reached either
+    }
+
+    /// ``runAttempts(_:base:retryRules:_:)`` without the observers.
+    private func loop(
+        _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool,
         _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
     ) async -> AttemptsOutcome {
         var retry = retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil

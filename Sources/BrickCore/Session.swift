@@ -44,6 +44,8 @@ public final class Session: Sendable {
         /// says how it uses them): a ``MemoryResponseCache``, a ``DiskResponseCache`` or your own. Default is
         /// `nil`: nothing is cached.
         public var responseCache: (any ResponseCache)?
+        /// What watches every call and attempt (tracing, metrics), outermost first. Default is none.
+        public var observers: [any CallObserver] = []
         /// The most attempts one call may make, replays and retries included: a safety net against an
         /// interceptor or error handler that would repeat a request forever. Default is 16.
         public var maxAttempts = 16

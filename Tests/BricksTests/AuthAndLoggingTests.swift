@@ -181,13 +181,17 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
         configuration.interceptors = [RequestLogger(logger: logger)]
         let session = Session(configuration: configuration, transport: stub)
         #expect(try await Session.$current.withValue(session) { try await Logged().response() } == "welcome")
-        let text = handler.entries.map(\.message.description).joined(separator: "\n")
+        let text = handler.entries.map { entry in
+            ([entry.message.description] + entry.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" })
+                .joined(separator: "\n")
+        }.joined(separator: "\n")
         for secret in ["s3cr3t", "abc.def", "sid=42", "sid=43"] { #expect(!text.contains(secret), "\(secret) leaked") }
         #expect(text.contains("access_token=<redacted>&page=2"))
         #expect(text.contains("Authorization: <redacted>"))
         #expect(text.contains("X-Visible: yes"))
         #expect(text.contains("→ 200"))
-        #expect(text.contains("< body: welcome"))
+        #expect(text.contains("response.body=welcome"))
+        #expect(handler.entries.first?.metadata["http.response.status_code"] == "200")
         #expect(text.contains(#"curl -X 'POST' 'https://log.test/login?user=ada&access_token=<redacted>&page=2'"#))
         #expect(text.contains(#"--data-binary 'note=it%27s'"#))
     }
@@ -200,6 +204,20 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
         #expect(messages.count == 1)
         #expect(messages.first?.hasPrefix("Probe #1 GET https://p.test/ → 204 in ") == true)
         #expect(messages.first?.contains("\n") == false)
+        let fields = try #require(handler.entries.first?.metadata)
+        #expect(fields["request"] == "Probe" && fields["attempt"] == "1" && fields["http.request.method"] == "GET")
+        #expect(fields["url.full"] == "https://p.test/" && fields["http.response.status_code"] == "204")
+        #expect(fields["duration_ms"] != nil && fields["request.headers"] == nil)
+    }
+
+    @Test func metadataFromTheCallerFlowsIntoEveryLineOfItsRequests() async throws {
+        let (handler, logger) = InMemoryLogHandler.makeLogger(label: "brick")
+        await RequestLogger.$metadata.withValue(["request_id": "r-42"]) {
+            await LogProbe.entry(RequestLogger(logger: logger), logging: nil).value
+        }
+        await LogProbe.entry(RequestLogger(logger: logger), logging: nil).value  // outside the scope
+        let ids = handler.entries.map { $0.metadata["request_id"] }
+        #expect(ids == ["r-42", nil])
     }
 
     @Test func curlCommandQuotesForTheShell() {

@@ -1,0 +1,22 @@
+public import BrickCore
+public import Bricks
+public import CoreMetrics
+public import Tracing
+
+extension Session.Configuration {
+    /// Traces every call and attempt to `tracer` (``TracingObserver``) and sends the attempt's trace context
+    /// in its headers (``TraceContextInjector``).
+    /// - Parameters:
+    ///   - tracer: Where spans go: `InstrumentationSystem.tracer` for the process's.
+    ///   - redaction: What is hidden from the recorded URL. Default is `Redaction()`.
+    public mutating func addTracing(_ tracer: some Tracer, redaction: Redaction = Redaction()) {
+        observers.append(TracingObserver(tracer: tracer, redaction: redaction))
+        interceptors.append(TraceContextInjector(instrument: tracer))
+    }
+
+    /// Records request duration, active requests and retries (``MetricsObserver``) to `factory`, or to the
+    /// process's metrics backend when `nil`.
+    public mutating func addMetrics(factory: (any MetricsFactory)? = nil) {
+        observers.append(MetricsObserver(factory: factory))
+    }
+}
