@@ -83,12 +83,18 @@ public struct AttemptRecord: Sendable {
     public let error: BrickError?
     /// Why the request was sent again after this attempt (`nil` for the last attempt).
     public let repeatReason: String?
+    /// How long the call waited before this attempt, on the session's clock: a retry's delay, a wait for the
+    /// network (zero when it went at once).
+    public let waitedBefore: Duration
 
     /// Creates a record.
-    public init(request: TransportRequest, head: ResponseHead?, error: BrickError?, repeatReason: String?) {
+    public init(
+        request: TransportRequest, head: ResponseHead?, error: BrickError?, repeatReason: String?, waitedBefore: Duration = .zero
+    ) {
         self.request = request
         self.head = head
         self.error = error
         self.repeatReason = repeatReason
+        self.waitedBefore = waitedBefore
     }
 }

@@ -104,6 +104,10 @@ extension Session {
         var last: Attempt?
         func end(_ error: BrickError?) -> AttemptsOutcome { AttemptsOutcome(error: error, records: records, last: last) }
         var pending: RetryVerdict?  // what the last attempt's verdict asks for before the next one
+        // The session's clock since the call began (the retry rules' own), or since the first repeat was asked
+        // for: what each attempt waited before it went.
+        var watch = retry?.stopwatch
+        var lastEnd: Duration = .zero
         while true {
             if let verdict = pending, let stop = await carryOut(verdict, plan, retry, records: records) {
                 return end(stop)
@@ -116,10 +120,15 @@ extension Session {
             {
                 return end(stop)
             }
+            let waitedBefore = watch.map { max(.zero, $0.elapsed - lastEnd) } ?? .zero
             let this = await attempt(records.count + 1, records)
             last = this
             func record(_ error: BrickError?, repeatReason: String? = nil) {
-                records.append(AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: repeatReason))
+                records.append(AttemptRecord(
+                    request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore))
+                guard repeatReason != nil else { return }
+                if watch == nil { watch = Stopwatch(configuration.clock) }
+                lastEnd = watch?.elapsed ?? .zero
             }
             /// `nil` when the request may go again after this attempt (asked for `reason`); otherwise what the
             /// call ends with: a body that cannot be sent twice, or the cap on attempts.

@@ -136,14 +136,23 @@ final class EasyTransfer {
     func progress(downloaded: Int64, downloadTotal: Int64, uploaded: Int64, uploadTotal: Int64) {
         if hasUpload && uploaded != reportedUpload {
             reportedUpload = uploaded
-            transfer.report(.uploadProgress(TransferProgress(completed: uploaded, expected: uploadTotal > 0 ? uploadTotal : upload?.length)))
+            transfer.report(.uploadProgress(TransferProgress(
+                completed: uploaded, expected: uploadTotal > 0 ? uploadTotal : upload?.length, bytesPerSecond: speed(CURLINFO_SPEED_UPLOAD_T))))
             flushQueue.schedule(self)
         }
         if headDelivered && downloaded != reportedDownload && downloaded > 0 {
             reportedDownload = downloaded
-            transfer.report(.downloadProgress(TransferProgress(completed: downloaded, expected: downloadTotal)))
+            transfer.report(.downloadProgress(TransferProgress(
+                completed: downloaded, expected: downloadTotal, bytesPerSecond: speed(CURLINFO_SPEED_DOWNLOAD_T))))
             flushQueue.schedule(self)
         }
+    }
+
+    /// libcurl's average rate of one direction since the transfer began, in bytes per second.
+    private func speed(_ info: CURLINFO) -> Double? {
+        var rate: curl_off_t = 0
+        guard brick_easy_getinfo_off(handle.raw, info, &rate) == CURLE_OK, rate >= 0 else { return nil }
+        return Double(rate)
     }
 
     /// Reports the final counts before the end of a successful streamed transfer (engine thread).

@@ -12,17 +12,8 @@ func report<Value>(_ title: String, _ outcome: DataResponse<Value>) {
     case .success(let value): print("  value: \(value)")
     case .failure(let error): print("  error: \(error)")
     }
-    for (number, attempt) in outcome.attempts.enumerated() where attempt.repeatReason != nil {
-        print("  attempt \(number + 1): \(attempt.repeatReason ?? "")")
-    }
-    if let metrics = outcome.metrics {
-        let format = { (duration: Duration) in
-            "\(duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000) µs"
-        }
-        print("  timings: dns \(format(metrics.dns)), connect \(format(metrics.connect)), "
-            + "first byte \(format(metrics.firstByte)), total \(format(metrics.total)), "
-            + "reused connection: \(metrics.reusedConnection)")
-    }
+    if outcome.attempts.count > 1 { print("  attempts: \(outcome.timeline)") }
+    if let metrics = outcome.metrics { print("  timing: \(metrics.waterfall)") }
 }
 
 guard let server = demoServer else {

@@ -89,11 +89,51 @@ struct AttemptLoopTests {
         #expect(try await outcome.result.get() == "ok")
         #expect(reachability.statusQueries == 3)  // before #1, after its failure, before #2
     }
+
+    @Test func theTimelineShowsEachAttemptAndTheWaitsBetween() async throws {
+        stub.stub(.get, Self.url, replies: [RetryPipelineTests.response(500), RetryPipelineTests.response(200, "ok")])
+        let handler = Handler { error, _ in
+            error.response?.head.status == 500 ? .retry(after: .seconds(2), reason: "handler retry") : .unhandled
+        }
+        async let outcome = Retried("/r", session: session(handler: handler), rules: .none).dataResponse()
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(2))
+        let response = await outcome
+        #expect(response.timeline == "#1 500 → waited 2.0 s → #2 200")
+        #expect(response.attempts.map(\.waitedBefore) == [.zero, .seconds(2)])
+    }
 }
 
 extension Result where Failure == BrickError {
     /// The outcome of a throwing call, as a value.
     init(catching body: () async throws(BrickError) -> Success) async {
         do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+
+}
+
+/// What people would rather see than read: the waterfall of a transfer's phases, progress with its rate.
+struct RenderingTests {
+    @Test func theWaterfallNamesEachPhaseOfANewConnection() {
+        var metrics = TransferMetrics()
+        metrics.nameLookupEnd = .microseconds(300)
+        metrics.connectEnd = .microseconds(400)
+        metrics.tlsEnd = .microseconds(4_600)
+        metrics.requestStart = .microseconds(4_700)
+        metrics.firstByte = .microseconds(16_700)
+        metrics.total = .microseconds(17_100)
+        #expect(metrics.waterfall == "DNS 300 µs │ connect 100 µs │ TLS 4.2 ms │ server 12.0 ms │ transfer 400 µs")
+        metrics.reusedConnection = true
+        metrics.redirectCount = 1
+        #expect(metrics.waterfall == "reused connection │ server 12.0 ms │ transfer 400 µs │ 1 redirect")
+    }
+
+    @Test func progressSaysHowFarHowFastAndHowLong() {
+        let progress = TransferProgress(completed: 12_300_000, expected: 100_000_000, bytesPerSecond: 4_500_000)
+        #expect(progress.estimatedTimeRemaining == .milliseconds(19_489))
+        #expect(progress.description == "12.3 MB of 100.0 MB (12%), 4.5 MB/s, 19.5 s left")
+        #expect(TransferProgress(completed: 512, expected: nil).description == "512 B")
+        #expect(TransferProgress(completed: 1, expected: 2, bytesPerSecond: .nan).bytesPerSecond == nil)
+        #expect(TransferProgress(completed: 1, expected: 2, bytesPerSecond: 0).estimatedTimeRemaining == nil)
     }
 }

@@ -201,6 +201,6 @@ func stubSession(_ stub: StubTransport) -> Session {
             case .end: kinds.append("end")
             }
         }
-        #expect(kinds == ["head 200", "body 3", "download 3/3 bytes", "end"])
+        #expect(kinds == ["head 200", "body 3", "download 3 B of 3 B (100%)", "end"])
     }
 }

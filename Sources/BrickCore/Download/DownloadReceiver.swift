@@ -15,6 +15,8 @@ struct DownloadReceiver {
     private(set) var mustRestart = false
     /// The file's complete length, when known.
     private var expected: Int64?
+    /// The transfer's average rate (bytes per second) as its last progress report gave it.
+    private var rate: Double?
     /// Where a resumed range's body must end (`Content-Range`'s last byte + 1).
     private var rangeEnd: Int64?
 
@@ -51,7 +53,9 @@ struct DownloadReceiver {
                         continue
                     }
                     try file.write(chunk)
-                    progress?(TransferProgress(completed: file.offset, expected: expected))
+                    progress?(TransferProgress(completed: file.offset, expected: expected, bytesPerSecond: rate))
+                case .downloadProgress(let report):
+                    rate = report.bytesPerSecond
                 default: continue
                 }
             }
