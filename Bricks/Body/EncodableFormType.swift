@@ -1,6 +1,6 @@
-/// Sends ``form``, an `Encodable` value, as an `application/x-www-form-urlencoded` body whatever the method:
-/// each property is a field, as ``ParameterEncoder`` writes them (nested values in brackets, arrays repeat
-/// the name). Sets: `encodeBody(into:)` = the fields of ``form``, then `parameterBuilder`'s text parameters
+/// Sends `form`, an `Encodable` value, as an `application/x-www-form-urlencoded` body whatever the method:
+/// each property is a field, as `ParameterEncoder` writes them (nested values in brackets, arrays repeat
+/// the name). Sets: `encodeBody(into:)` = the fields of `form`, then `parameterBuilder`'s text parameters
 /// in the query.
 public protocol EncodableFormType: RequestType {
     /// The type of the value.

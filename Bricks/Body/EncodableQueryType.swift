@@ -1,6 +1,6 @@
-/// Sends ``query``, an `Encodable` value, as the URL's query whatever the method, with no body: each property
-/// is a parameter, as ``ParameterEncoder`` writes them (nested values in brackets, arrays repeat the name).
-/// Sets: `encodeBody(into:)` = the parameters of ``query`` then those of `parameterBuilder`, in the query.
+/// Sends `query`, an `Encodable` value, as the URL's query whatever the method, with no body: each property
+/// is a parameter, as `ParameterEncoder` writes them (nested values in brackets, arrays repeat the name).
+/// Sets: `encodeBody(into:)` = the parameters of `query` then those of `parameterBuilder`, in the query.
 public protocol EncodableQueryType: RequestType {
     /// The type of the value.
     associatedtype Query: Encodable

@@ -15,16 +15,16 @@ extension Session {
     /// - Parameters:
     ///   - method: The method.
     ///   - url: Absolute, or a path against the session's base URL; a `String` or a `URL`.
-    ///   - query: Parameters added to the URL's query, from a struct or dictionary (``ParameterEncoder``).
+    ///   - query: Parameters added to the URL's query, from a struct or dictionary (`ParameterEncoder`).
     ///   - json: A body sent as JSON (`Content-Type: application/json`).
-    ///   - form: A body sent as `application/x-www-form-urlencoded` fields (``ParameterEncoder``); not with `json`.
+    ///   - form: A body sent as `application/x-www-form-urlencoded` fields (`ParameterEncoder`); not with `json`.
     ///   - headers: Fields sent after the session's.
-    ///   - retry: The retry rules. Default is ``AutoRetryConfiguration/none``.
+    ///   - retry: The retry rules. Default is `AutoRetryConfiguration/none`.
     ///   - type: The type of the result.
     ///   - encoder: Encodes `json`. Default is `JSONEncoder()`.
     ///   - decoder: Decodes the result. Default is `JSONDecoder()`.
-    /// - Throws: ``BrickError``: `.requestEncoding` (nothing sent), transport, validation (not 2xx),
-    ///   `.serialization` with a ``DecodingFailure`` that names the member that failed, or a retry failure.
+    /// - Throws: `BrickError`: `.requestEncoding` (nothing sent), transport, validation (not 2xx),
+    ///   `.serialization` with a `DecodingFailure` that names the member that failed, or a retry failure.
     public func send<Value: Decodable & Sendable>(
         _ method: HTTPMethod, _ url: some URLConvertible, query: (any Encodable & Sendable)? = nil,
         json: (any Encodable & Sendable)? = nil, form: (any Encodable & Sendable)? = nil, headers: HTTPHeaders = [:],
@@ -37,9 +37,9 @@ extension Session {
     }
 
     /// Sends a `method` request to `url` and returns its response (head, body, metrics), as
-    /// ``send(_:_:query:json:form:headers:retry:as:encoder:decoder:)`` sends it, for calls whose answer is
+    /// `send(_:_:query:json:form:headers:retry:as:encoder:decoder:)` sends it, for calls whose answer is
     /// not JSON or not wanted.
-    /// - Throws: ``BrickError``: `.requestEncoding` (nothing sent), transport, validation (not 2xx), or a retry
+    /// - Throws: `BrickError`: `.requestEncoding` (nothing sent), transport, validation (not 2xx), or a retry
     ///   failure.
     @discardableResult
     public func send(

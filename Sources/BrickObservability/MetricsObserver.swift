@@ -7,7 +7,7 @@ public import CoreMetrics
 /// - `http.client.active_requests` (a meter): calls running now, by method and server;
 /// - `http.client.retries` (a counter): attempts after the first, by method and server.
 ///
-/// Add it with ``BrickCore/Session/Configuration/addMetrics(factory:)``.
+/// Add it with `BrickCore/Session/Configuration/addMetrics(factory:)`.
 public struct MetricsObserver: CallObserver {
     /// Where the metrics go; `nil` for the process's (`MetricsSystem.factory`).
     public let factory: (any MetricsFactory)?

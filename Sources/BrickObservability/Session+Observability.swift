@@ -4,8 +4,8 @@ public import CoreMetrics
 public import Tracing
 
 extension Session.Configuration {
-    /// Traces every call and attempt to `tracer` (``TracingObserver``) and sends the attempt's trace context
-    /// in its headers (``TraceContextInjector``).
+    /// Traces every call and attempt to `tracer` (`TracingObserver`) and sends the attempt's trace context
+    /// in its headers (`TraceContextInjector`).
     /// - Parameters:
     ///   - tracer: Where spans go: `InstrumentationSystem.tracer` for the process's.
     ///   - redaction: What is hidden from the recorded URL. Default is `Redaction()`.
@@ -14,7 +14,7 @@ extension Session.Configuration {
         interceptors.append(TraceContextInjector(instrument: tracer))
     }
 
-    /// Records request duration, active requests and retries (``MetricsObserver``) to `factory`, or to the
+    /// Records request duration, active requests and retries (`MetricsObserver`) to `factory`, or to the
     /// process's metrics backend when `nil`.
     public mutating func addMetrics(factory: (any MetricsFactory)? = nil) {
         observers.append(MetricsObserver(factory: factory))

@@ -3,7 +3,7 @@ public import Instrumentation
 
 /// Writes the current trace context into every outgoing request's headers, through `instrument` (a
 /// tracer): W3C `traceparent`/`tracestate` with an OpenTelemetry tracer. It adapts last, inside the
-/// attempt's span (``TracingObserver``), so the server sees the attempt as the parent of its own spans.
+/// attempt's span (`TracingObserver`), so the server sees the attempt as the parent of its own spans.
 public struct TraceContextInjector<I: Instrument>: Interceptor {
     /// What injects.
     public let instrument: I

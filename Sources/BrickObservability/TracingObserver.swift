@@ -12,7 +12,7 @@ public import Tracing
 ///   attributes, `http.request.resend_count` from the second attempt, the status or `error.type`. A status of
 ///   400 or more marks it as an error, as the conventions say for clients.
 ///
-/// Add it with ``BrickCore/Session/Configuration/addTracing(_:redaction:)``, which also injects the attempt's
+/// Add it with `BrickCore/Session/Configuration/addTracing(_:redaction:)`, which also injects the attempt's
 /// trace context into the outgoing headers (W3C `traceparent` with an OpenTelemetry tracer).
 public struct TracingObserver<T: Tracer>: CallObserver {
     /// Where spans go.

@@ -28,7 +28,7 @@ public struct BrickClientTransport: ClientTransport {
     /// - Parameters:
     ///   - session: Where the operations go.
     ///   - retry: The retry rules of every operation. Default is `AutoRetryConfiguration.none`.
-    ///   - replayableBodyLimit: See ``replayableBodyLimit``. Default is 1 MiB.
+    ///   - replayableBodyLimit: See `replayableBodyLimit`. Default is 1 MiB.
     public init(session: Session, retry: AutoRetryConfiguration = .none, replayableBodyLimit: Int = 1 << 20) {
         self.session = session
         self.retry = retry
