@@ -101,7 +101,11 @@ import Testing
         #expect(total == Nginx.hugeFileSize)
         let growth = max(0, peak - before)
         print("1 GiB through a generated client: \(chunks) chunks, resident memory grew by at most \(growth >> 20) MiB")
-        #expect(growth < 256 << 20)  // a quarter of the body, with the rest of the test process running beside it
+        // A quarter of the body, with the rest of the test process running beside it. Under a sanitizer the
+        // resident size measures the sanitizer's own bookkeeping (shadow memory, ASan's quarantine), so there
+        // the body is only streamed and counted; the plain run keeps the bound.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["TSAN_OPTIONS"] == nil && environment["ASAN_OPTIONS"] == nil { #expect(growth < 256 << 20) }
     }
 
     @Test func cancellingTheCallerCancelsTheTransfer() async throws {
