@@ -84,7 +84,7 @@ public struct AttemptRecord: Sendable {
     /// Why the request was sent again after this attempt (`nil` for the last attempt).
     public let repeatReason: String?
     /// How long the call waited before this attempt, on the session's clock: a retry's delay, a wait for the
-    /// network (zero when it went at once).
+    /// network (next to nothing when it went at once).
     public let waitedBefore: Duration
 
     /// Creates a record.
