@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
         .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
         .library(name: "BrickObservability", targets: ["BrickObservability"]),
+        .executable(name: "brick", targets: ["BrickCommand"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
         .executable(name: "curl-bench", targets: ["CurlBench"]),
@@ -96,6 +97,8 @@ let package = Package(
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", dependencies: ["BrickTransport"], swiftSettings: strict),
+        // `brick`: one request from the command line, through the library; no dependency of its own.
+        .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest"], swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
@@ -146,6 +149,8 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictTests),
+        // Runs the built `brick` command against httpbin and nginx.
+        .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]

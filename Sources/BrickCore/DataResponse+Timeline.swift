@@ -1,7 +1,18 @@
 extension DataResponse {
     /// The call's attempts on one line: `#1 503 → waited 1.2 s → #2 200`, or `#1 connectionRefused` for an
     /// attempt that got no answer. A wait under a millisecond is left out.
-    public var timeline: String {
+    public var timeline: String { AttemptRecord.timeline(of: attempts) }
+}
+
+extension DownloadResult {
+    /// The download's attempts on one line, as ``DataResponse/timeline`` writes them: `#1 connectionLost →
+    /// waited 1.0 s → #2 206`.
+    public var timeline: String { AttemptRecord.timeline(of: attempts) }
+}
+
+extension AttemptRecord {
+    /// `attempts` on one line, with the waits between them (a wait under a millisecond left out).
+    static func timeline(of attempts: [AttemptRecord]) -> String {
         var parts: [String] = []
         for (index, attempt) in attempts.enumerated() {
             if attempt.waitedBefore >= .milliseconds(1) { parts.append("waited \(attempt.waitedBefore.brief)") }
@@ -9,9 +20,7 @@ extension DataResponse {
         }
         return parts.joined(separator: " → ")
     }
-}
 
-extension AttemptRecord {
     /// The status, or the failure's short name.
     var outcomeText: String {
         if let head { return "\(head.status)" }

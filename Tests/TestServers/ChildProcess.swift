@@ -8,7 +8,22 @@ public final class ChildProcess: Sendable {
 
     /// Starts `arguments[0]` (a path) with `arguments`, the current environment plus `environment`, output
     /// to `logPath`, and `inheritedSocket` (if any) as file descriptor 3.
-    public init(_ arguments: [String], environment: [String: String] = [:], logPath: String,
+    public convenience init(_ arguments: [String], environment: [String: String] = [:], logPath: String,
+                            inheritedSocket: Int32? = nil) throws(TestServerError) {
+        try self.init(arguments, environment: environment, output: .log(logPath), inheritedSocket: inheritedSocket)
+    }
+
+    /// Where a child's standard output and error go.
+    public enum Output: Sendable {
+        /// Both appended to the file at this path.
+        case log(String)
+        /// Each to a descriptor of the parent (the write ends of pipes), duplicated into the child.
+        case descriptors(output: Int32, error: Int32)
+    }
+
+    /// Starts `arguments[0]` (a path) with `arguments`, the current environment plus `environment`, its
+    /// standard output and error to `output`, and `inheritedSocket` (if any) as file descriptor 3.
+    public init(_ arguments: [String], environment: [String: String] = [:], output: Output,
                 inheritedSocket: Int32? = nil) throws(TestServerError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -24,8 +39,14 @@ public final class ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        switch output {
+        case .log(let logPath):
+            posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        case .descriptors(let standardOutput, let standardError):
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+            posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        }
         if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
         // Nothing else is inherited: a child that kept a copy of a test's socket (a fault server's connection,
         // a client's) would keep that connection open after the test closed it, until the child exits.

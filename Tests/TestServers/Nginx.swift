@@ -2,7 +2,8 @@ import Glibc
 
 /// nginx (Debian's) on two free loopback ports: plain HTTP/1.1 and HTTP/2 over TLS with a self-signed
 /// certificate made at start. It serves a 100-byte file, two large sparse files, a gzip bomb (`/bomb`), a
-/// redirect from TLS to plain HTTP (`/to-http`), and logs each request's
+/// redirect from TLS to plain HTTP (`/to-http`), a file under `/paced/` whose first MiB comes at full
+/// speed and the rest at 1 kB/s (a download that is surely still running when a test interrupts it), and logs each request's
 /// connection number so that tests can count connections.
 public final class Nginx: Sendable {
     public let port: Int
@@ -14,6 +15,12 @@ public final class Nginx: Sendable {
     public let directory: String
     /// Size of `/big.bin`.
     public static let bigFileSize = 256 << 20
+    /// Size of `/paced/paced.bin` (random bytes): past ``pacedFastBytes`` a response crawls at 1 kB/s.
+    public static let pacedFileSize = 3 << 19
+    /// How much of a `/paced/` response comes at full speed.
+    public static let pacedFastBytes = 1 << 20
+    /// The body of `/compact.json` (served as `application/json`): JSON with no space in it.
+    public static let compactJSON = #"{"zeta":1,"alpha":{"list":[12345678901234567890,{},"a,b:{c}"],"empty":[]},"s":"q\"}"}"#
     /// Size of `/huge.bin` (sparse: zeros that cost no disk).
     public static let hugeFileSize = 1 << 30
     private let process: ChildProcess
@@ -39,6 +46,8 @@ public final class Nginx: Sendable {
             fclose(file)
             chmod(www + "/" + name, 0o644)
         }
+        try Paths.write(Self.compactJSON, to: www + "/compact.json")
+        try ChildProcess.run(["/bin/sh", "-c", "head -c \(Self.pacedFileSize) /dev/urandom > '\(www)/paced.bin'"], logPath: "/dev/null")
         // A decompression bomb: 100 MiB of zeros, gzipped to ~100 KiB, served as a gzip-encoded body.
         try ChildProcess.run(["/bin/sh", "-c", "head -c 104857600 /dev/zero | gzip -9 > '\(www)/bomb.gz'"], logPath: "/dev/null")
         certificatePath = directory + "/cert.pem"
@@ -92,6 +101,8 @@ public final class Nginx: Sendable {
                 listen 127.0.0.1:\(port);
                 root \(directory)/www;
                 location /status { stub_status; }
+                location = /compact.json { default_type application/json; }
+                location /paced/ { alias \(directory)/www/; limit_rate_after 1m; limit_rate 1k; }
                 location = /bomb { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/bomb.gz; }
             }
             server {

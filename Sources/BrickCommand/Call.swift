@@ -1,0 +1,73 @@
+import BrickRequest
+import BrickTransport
+import FoundationEssentials
+import Glibc
+
+/// Sends a command line's request and prints what came back; returns the exit status.
+enum Call {
+    static func send(_ invocation: Invocation) async -> Int32 {
+        let outcome = await CommandRequest(invocation).dataResponse()
+        if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts).map { $0 + "\n" }.joined()) }
+        if let response = outcome.response {
+            let json = response.head.headers["Content-Type"]?.lowercased().contains("json") ?? false
+            let pretty = invocation.pretty ?? (isatty(STDOUT_FILENO) == 1)
+            let body = (json && pretty ? JSONLayout.indented(response.body) : nil) ?? response.body
+            Output.body(body)
+        }
+        if invocation.timing { timing(outcome.metrics?.waterfall, outcome.timeline) }
+        if let error = outcome.error { return failed(error) }
+        return status(outcome.statusCode ?? 0)
+    }
+
+    static func download(_ invocation: Invocation, to path: String) async -> Int32 {
+        let bar = ProgressBar()
+        do throws(BrickError) {
+            let result = try await CommandRequest(invocation).download(to: URL(fileURLWithPath: path)) { bar.show($0) }
+            bar.finish()
+            if invocation.verbose { Output.error(HeadLines.lines(for: result.attempts).map { $0 + "\n" }.joined()) }
+            var summary = "saved \(path): \(ByteCount.text(result.length))"
+            if result.resumedFrom > 0 { summary += ", resumed from \(ByteCount.text(result.resumedFrom))" }
+            if result.restarted { summary += ", fetched again from the start (the file had changed)" }
+            Output.error(summary + "\n")
+            if invocation.timing { timing(nil, result.timeline) }
+            return 0
+        } catch {
+            bar.finish()
+            if Interrupt.happened {
+                var partial = stat()
+                let kept = stat(path + ".part", &partial) == 0 ? Int64(partial.st_size) : 0
+                Output.error("interrupted: \(ByteCount.text(kept)) kept in \(path).part; run the same command to resume\n")
+                return 130
+            }
+            if let response = error.response {
+                Output.error("brick: \(error)\n")
+                return status(response.head.status)
+            }
+            return failed(error)
+        }
+    }
+
+    private static func timing(_ waterfall: String?, _ timeline: String) {
+        if let waterfall { Output.error("timing: \(waterfall)\n") }
+        Output.error("attempts: \(timeline)\n")
+    }
+
+    private static func failed(_ error: BrickError) -> Int32 {
+        if Interrupt.happened || error.isCancelled {
+            Output.error("brick: interrupted\n")
+            return 130
+        }
+        Output.error("brick: \(error)\n")
+        return 1
+    }
+
+    /// 0 for 1xx to 3xx, 4 and 5 for 4xx and 5xx, 1 for anything else.
+    private static func status(_ code: Int) -> Int32 {
+        switch code {
+        case 100..<400: 0
+        case 400..<500: 4
+        case 500..<600: 5
+        default: 1
+        }
+    }
+}

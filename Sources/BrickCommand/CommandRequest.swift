@@ -1,0 +1,45 @@
+import BrickRequest
+import FoundationEssentials
+
+/// The request a command line describes. It is a brick request like any other (a `Component` with the
+/// session, retry rules and options of ``Invocation``); only its parts are read at run time, where a class
+/// of yours would declare them (`--swift` prints that class).
+final class CommandRequest: Component, RequestType, APISessionRequestType, DataResponseType {
+    let invocation: Invocation
+
+    init(_ invocation: Invocation) {
+        self.invocation = invocation
+        super.init()
+    }
+
+    var method: HTTPMethod { invocation.method }
+    var URLString: String { invocation.url }
+    var headers: HTTPHeaders { invocation.headers }
+    var autoRetryConfiguration: AutoRetryConfiguration { invocation.retry.configuration }
+    /// Every status is an answer to print, except for a download, where only a 2xx is a file.
+    var validation: ResponseValidation { invocation.download == nil ? .none : .successful }
+
+    var transportOptions: TransportOptions {
+        var options = session.configuration.transportOptions
+        if let timeout = invocation.timeout { options.timeout = timeout }
+        if let caBundle = invocation.caBundle { options.caBundlePath = caBundle }
+        return options
+    }
+
+    func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
+        var query = ParameterBuilder()
+        for (name, value) in invocation.query { query.add(TextParameter(value: value, name: name)) }
+        try ParameterEncoding.query(query, into: &request)
+        switch invocation.body {
+        case .none: break
+        case .json(let text):
+            request.body = .data(Data(text.utf8))
+            ParameterEncoding.setContentType("application/json", on: &request)
+            if request.headers["Accept"] == nil { request.headers["Accept"] = "application/json, */*;q=0.5" }
+        case .form(let fields):
+            var form = ParameterBuilder()
+            for field in fields { form.add(TextParameter(value: field.value, name: field.name)) }
+            ParameterEncoding.formURLEncoded(form, into: &request)
+        }
+    }
+}

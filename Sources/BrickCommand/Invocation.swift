@@ -1,0 +1,120 @@
+import BrickRequest
+import FoundationEssentials
+
+/// What one command line asks for: `brick [METHOD] URL [ITEM...] [OPTION...]`.
+struct Invocation: Sendable {
+    /// What to do instead of a request.
+    enum Action: Sendable { case send, printSwift, help, version }
+
+    var action = Action.send
+    var method = HTTPMethod.get
+    var url = ""
+    var query: [(name: String, value: String)] = []
+    var headers = HTTPHeaders()
+    var body = CommandBody.none
+    var download: String?
+    var retry = RetryChoice.none
+    var timeout: Duration?
+    var caBundle: String?
+    var timing = false
+    var verbose = false
+    /// Pretty-printed JSON: `nil` when standard output is a terminal decides.
+    var pretty: Bool?
+
+    /// The retry rules `--retry` names.
+    enum RetryChoice: String, Sendable {
+        case none, soft, hard
+
+        var configuration: AutoRetryConfiguration {
+            switch self {
+            case .none: .none
+            case .soft: .soft
+            case .hard: .hard
+            }
+        }
+    }
+
+    /// Reads the arguments after the command's name.
+    init(parsing arguments: [String]) throws(UsageError) {
+        var positionals: [String] = []
+        var fields: [RequestItem] = []
+        var form = false
+        var json: String?
+        var remaining = arguments[...]
+        var optionsEnded = false
+        while let argument = remaining.popFirst() {
+            guard !optionsEnded, argument.hasPrefix("-"), argument.count > 1 else {
+                positionals.append(argument)
+                continue
+            }
+            let (option, inlineValue) = Self.split(argument)
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
+                return next
+            }
+            switch option {
+            case "--": optionsEnded = true
+            case "-h", "--help": action = .help
+            case "--version": action = .version
+            case "--swift": action = .printSwift
+            case "-v", "--verbose": verbose = true
+            case "--timing": timing = true
+            case "--form", "-f": form = true
+            case "--pretty": pretty = true
+            case "--raw": pretty = false
+            case "--json", "-j": json = try value()
+            case "--download", "-d": download = try value()
+            case "--cacert": caBundle = try value()
+            case "--retry":
+                let name = try value()
+                guard let choice = RetryChoice(rawValue: name) else { throw UsageError("--retry takes none, soft or hard, not \(name)") }
+                retry = choice
+            case "--timeout":
+                let text = try value()
+                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                    throw UsageError("--timeout takes seconds between 0 and 86400, not \(text)")
+                }
+                timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+            default: throw UsageError("unknown option \(option)")
+            }
+        }
+        guard action == .send || action == .printSwift else { return }
+        let methodNamed = positionals.count > 1 && Self.looksLikeMethod(positionals[0])
+        if methodNamed {
+            method = HTTPMethod(positionals[0].uppercased())
+            positionals.removeFirst()
+        }
+        guard let url = positionals.first else { throw UsageError("a URL is needed") }
+        self.url = Self.completed(url)
+        for text in positionals.dropFirst() {
+            switch try RequestItem(parsing: text) {
+            case .query(let name, let value): query.append((name, value))
+            case .header(let name, let value): headers.add(name: name, value: value)
+            case let item: fields.append(item)
+            }
+        }
+        body = try CommandBody(json: json, fields: fields, form: form)
+        if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
+    }
+
+    /// `--name=value` as the option and its value; anything else as the option alone.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// A method: a known one in any case (`get`), or any other name in capitals (`PURGE`), so that a bare
+    /// host such as `localhost` stays a URL.
+    static func looksLikeMethod(_ text: String) -> Bool {
+        let known: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"]
+        if known.contains(text.uppercased()) { return true }
+        return !text.isEmpty && text.count <= 20 && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+    }
+
+    /// `:8080/path` is `http://localhost:8080/path`, and a URL without a scheme is `http://` plus it.
+    static func completed(_ url: String) -> String {
+        if url.hasPrefix(":") { return "http://localhost" + url }
+        return url.contains("://") ? url : "http://" + url
+    }
+}

@@ -1,0 +1,167 @@
+import BrickRequest
+import FoundationEssentials
+
+/// The `Component` subclass a command line stands for, as Swift source (`--swift`): one brick per thing
+/// the command line asks for, so that a user can paste it into a project and send it the same way.
+struct SwiftSource {
+    let invocation: Invocation
+
+    /// The class, then how to send it (as a comment).
+    var text: String {
+        let name = className
+        var lines = ["import BrickRequest", "", "/// \(invocation.method) \(invocation.url)"]
+        lines.append("final class \(name): " + (["Component"] + bricks).joined(separator: ", ") + " {")
+        lines += members.map { "    " + $0 }
+        if let parameters = parameterBuilder {
+            if !members.isEmpty { lines.append("") }
+            lines += ["    init() {", "        super.init(parameterBuilder: ParameterBuilder {"]
+            lines += parameters.map { "            " + $0 }
+            lines += ["        })", "    }"]
+        }
+        lines += ["}", "", "// " + call(name)]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Post` and the last two path segments, in UpperCamelCase: `PostAnythingUsers`.
+    var className: String {
+        var path = invocation.url.split(separator: "://", maxSplits: 1).last.map(String.init) ?? ""
+        path = String(path.prefix { $0 != "?" && $0 != "#" })
+        let segments = path.split(separator: "/").dropFirst().suffix(2)
+        let words = segments.flatMap { $0.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) } }
+        let method = invocation.method.rawValue.lowercased()
+        return ([method] + words.map(String.init)).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            + (words.isEmpty ? "Root" : "")
+    }
+
+    /// Whether a stock brick (`POSTRequestType`) names the method.
+    private var hasMethodBrick: Bool {
+        ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"].contains(invocation.method.rawValue)
+    }
+
+    private var bricks: [String] {
+        var bricks: [String] = []
+        if hasMethodBrick { bricks.append("\(invocation.method.rawValue)RequestType") }
+        bricks.append("APISessionRequestType")
+        switch invocation.body {
+        case .none: if !invocation.query.isEmpty { bricks.append("QueryParametersType") }
+        case .json: bricks.append("JSONBodyType")
+        case .form: bricks.append("FormURLEncodedBodyType")
+        }
+        switch invocation.retry {
+        case .none: break
+        case .soft: bricks.append("SoftAutoRetryType")
+        case .hard: bricks.append("HardAutoRetryType")
+        }
+        if invocation.timeout != nil, invocation.caBundle == nil { bricks.append("CustomTimeoutType") }
+        if let response = responseBrick { bricks.append(response) }
+        return bricks
+    }
+
+    /// What the body most likely is: JSON when JSON is sent or asked for, text when text is asked for.
+    private var responseBrick: String? {
+        if invocation.download != nil { return nil }
+        if invocation.method == .head { return "EmptyResponseType" }
+        let accept = invocation.headers["Accept"]?.lowercased() ?? ""
+        if accept.contains("json") { return "JSONResponseType" }
+        if accept.hasPrefix("text/") { return "StringResponseType" }
+        if case .json = invocation.body { return "JSONResponseType" }
+        return "DataResponseType"
+    }
+
+    private var members: [String] {
+        var members: [String] = []
+        if !hasMethodBrick { members.append("var method: HTTPMethod { HTTPMethod(\(Self.literal(invocation.method.rawValue))) }") }
+        members.append("var URLString: String { \(Self.literal(urlString)) }")
+        if !invocation.headers.isEmpty {
+            let pairs = invocation.headers.map { "\(Self.literal($0.name)): \(Self.literal($0.value))" }
+            members.append("var headers: HTTPHeaders { [\(pairs.joined(separator: ", "))] }")
+        }
+        if case .json(let text) = invocation.body, let json = try? JSON.parse(Data(text.utf8)) {
+            members.append("var jsonBody: JSON { \(Self.expression(json)) }")
+        }
+        switch (invocation.timeout, invocation.caBundle) {
+        case (let timeout?, nil): members.append("var requestTimeout: Duration { \(Self.expression(timeout)) }")
+        case (let timeout, let caBundle?):
+            members.append("var transportOptions: TransportOptions {")
+            members.append("    var options = session.configuration.transportOptions")
+            members.append("    options.caBundlePath = \(Self.literal(caBundle))")
+            if let timeout { members.append("    options.timeout = \(Self.expression(timeout))") }
+            members.append("    return options")
+            members.append("}")
+        case (nil, nil): break
+        }
+        return members
+    }
+
+    /// The URL, with the query in it when the parameters go to a form body.
+    private var urlString: String {
+        guard case .form = invocation.body, !invocation.query.isEmpty else { return invocation.url }
+        var request = TransportRequest(url: invocation.url)
+        try? ParameterEncoding.query(queryParameters, into: &request)
+        return request.url
+    }
+
+    private var queryParameters: ParameterBuilder {
+        var builder = ParameterBuilder()
+        for (name, value) in invocation.query { builder.add(TextParameter(value: value, name: name)) }
+        return builder
+    }
+
+    /// The parameters the builder holds: the form's fields, or the query's.
+    private var parameterBuilder: [String]? {
+        let pairs: [(String, String)] = switch invocation.body {
+        case .form(let fields): fields.map { ($0.name, $0.value) }
+        default: invocation.query.map { ($0.name, $0.value) }
+        }
+        guard !pairs.isEmpty else { return nil }
+        return pairs.map { "TextParameter(\(Self.literal($0.1)), name: \(Self.literal($0.0)))" }
+    }
+
+    private func call(_ name: String) -> String {
+        if let download = invocation.download {
+            return "let file = try await \(name)().download(to: URL(fileURLWithPath: \(Self.literal(download))))"
+        }
+        return "let response = try await \(name)().response()"
+    }
+
+    /// A Swift string literal of `text`.
+    static func literal(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A Swift expression for `json`, with numbers exact: integers that fit an `Int64` as literals,
+    /// anything else from its text.
+    static func expression(_ json: JSON) -> String {
+        switch json {
+        case .null: return ".null"
+        case .bool(let value): return ".bool(\(value))"
+        case .string(let value): return ".string(\(literal(value)))"
+        case .number(let number):
+            if let exact = number.int64Value, String(exact) == number.text { return ".number(\(exact))" }
+            return ".number(JSONNumber(text: \(literal(number.text))) ?? 0)"
+        case .array(let elements): return ".array([" + elements.map(expression).joined(separator: ", ") + "])"
+        case .object(let members):
+            guard !members.isEmpty else { return ".object([:])" }
+            return ".object([" + members.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(expression($0.value))" }
+                .joined(separator: ", ") + "])"
+        }
+    }
+
+    /// `.seconds(5)` or `.milliseconds(2500)`.
+    static func expression(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return milliseconds % 1000 == 0 ? ".seconds(\(milliseconds / 1000))" : ".milliseconds(\(milliseconds))"
+    }
+}

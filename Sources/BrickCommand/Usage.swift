@@ -1,0 +1,35 @@
+import BrickRequest
+
+/// The command's help text.
+enum Usage {
+    static let text = """
+        brick \(Session.version): HTTP requests from the command line, through BrickRequest.
+
+        usage: brick [METHOD] URL [ITEM...] [OPTION...]
+
+        METHOD     GET unless something is sent (then POST); any name in capitals is sent as is.
+        URL        http:// is added when no scheme is given; :8080/path is http://localhost:8080/path.
+
+        ITEM       name==value   a query parameter          X-Token:abc   a header
+                   name=text     a body field (text)        age:=36       a body field (JSON)
+                   Body fields go in a JSON object, in their order (or a form with --form).
+
+        --json TEXT|@FILE      a JSON body, sent exactly as written (checked first)
+        --form, -f             body fields as application/x-www-form-urlencoded
+        --download FILE, -d    saves the body to FILE with a progress bar; after Ctrl-C or a cut,
+                               the same command resumes where it stopped
+        --retry none|soft|hard the retry rules of SoftAutoRetryType or HardAutoRetryType
+        --timeout SECONDS      the longest the whole request may take
+        --cacert FILE          trust the certificates in FILE (PEM) instead of the system's
+        --timing               the timing waterfall and the attempts, on standard error
+        --verbose, -v          each attempt's request and response heads, secrets redacted
+        --pretty, --raw        indent JSON bodies or not (default: indent on a terminal)
+        --swift                print the Component subclass this command stands for, send nothing
+        --version, --help
+
+        The body goes to standard output, everything else to standard error. Exit status: 0 for a
+        1xx-3xx answer or a finished download, 4 and 5 for 4xx and 5xx, 1 when no answer came,
+        2 for a command line that cannot run, 130 after Ctrl-C.
+
+        """
+}

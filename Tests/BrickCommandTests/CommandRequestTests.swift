@@ -1,0 +1,107 @@
+import BrickRequest
+import Foundation
+import Testing
+import TestServers
+
+/// What the command sends and how it reports the answer, checked against httpbin, which echoes requests.
+@Suite struct CommandRequestTests {
+    @Test func queryItemsAndHeadersReachTheServer() async throws {
+        let outcome = try await Brick.run("GET", try httpbin().url("/anything"), "name==Ada Lovelace", "tag==a&b", "X-Token:abc")
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let echo = try Brick.json(outcome)
+        #expect(echo["method"]?.stringValue == "GET")
+        #expect(echo["args"]?["name"]?.stringValue == "Ada Lovelace")
+        #expect(echo["args"]?["tag"]?.stringValue == "a&b")
+        #expect(echo["headers"]?["X-Token"]?.stringValue == "abc")
+        #expect(echo["headers"]?["User-Agent"]?.stringValue?.hasPrefix("BrickRequest/") == true)
+    }
+
+    @Test func bodyFieldsMakeAJSONObjectWithEveryDigitKeptAndMakeItAPost() async throws {
+        let outcome = try await Brick.run(
+            try httpbin().url("/anything"), "name=Ada", "id:=12345678901234567890", "price:=19.990", "tags:=[1,2]")
+        #expect(outcome.status == 0, "\(outcome.error)")
+        let echo = try Brick.json(outcome)
+        #expect(echo["method"]?.stringValue == "POST")  // something to send, no method named
+        #expect(echo["data"]?.stringValue == #"{"name": "Ada", "id": 12345678901234567890, "price": 19.990, "tags": [1,2]}"#)
+        #expect(echo["json"]?["id"]?.uint64Value == 12_345_678_901_234_567_890)
+        #expect(echo["headers"]?["Content-Type"]?.stringValue == "application/json")
+    }
+
+    @Test func aJSONDocumentIsSentExactlyAsWrittenAndAFormAsAForm() async throws {
+        let document = #"{"z": 1, "a": [true, null], "n": 9007199254740993}"#
+        let json = try await Brick.run("PUT", try httpbin().url("/anything"), "--json", document)
+        #expect(try Brick.json(json)["data"]?.stringValue == document)
+        #expect(try Brick.json(json)["method"]?.stringValue == "PUT")
+
+        let form = try await Brick.run("POST", try httpbin().url("/anything"), "--form", "name=Ada Lovelace", "lang=en", "q==1")
+        let echo = try Brick.json(form)
+        #expect(echo["form"]?["name"]?.stringValue == "Ada Lovelace")
+        #expect(echo["form"]?["lang"]?.stringValue == "en")
+        #expect(echo["args"]?["q"]?.stringValue == "1")
+        #expect(echo["headers"]?["Content-Type"]?.stringValue == "application/x-www-form-urlencoded")
+    }
+
+    @Test func theExitStatusSaysWhatCameBackAndTheBodyIsStillPrinted() async throws {
+        let notFound = try await Brick.run(try httpbin().url("/status/404"))
+        #expect(notFound.status == 4)
+        let unavailable = try await Brick.run(try httpbin().url("/status/503"))
+        #expect(unavailable.status == 5)
+        let teapot = try await Brick.run(try httpbin().url("/status/418"))
+        #expect(teapot.status == 4)
+        #expect(teapot.text.contains("teapot"))  // httpbin's body for 418
+
+        let nobody = try await Brick.run("http://127.0.0.1:\(try Sockets.closedPort())/")
+        #expect(nobody.status == 1)
+        #expect(nobody.error.contains("connectionRefused"))
+        #expect(nobody.output.isEmpty)
+    }
+
+    @Test func aCommandLineThatCannotRunIsRefusedBeforeAnythingIsSent() async throws {
+        for arguments in [["--json", "{\"a\":", "http://127.0.0.1:1/"], ["http://127.0.0.1:1/", "no-separator"],
+                          ["--retry", "forever", "http://127.0.0.1:1/"], ["--timeout", "-1", "http://127.0.0.1:1/"],
+                          ["--json", "{}", "http://127.0.0.1:1/", "a=b"], ["--bogus"], []]
+        {
+            let outcome = try await PipedChild.run([try Brick.path()] + arguments)
+            #expect(outcome.status == 2, "\(arguments)")
+            #expect(outcome.error.hasPrefix("brick: "), "\(arguments): \(outcome.error)")
+            #expect(!outcome.error.contains("transport"), "\(arguments): nothing is sent")
+        }
+        let help = try await Brick.run("--help")
+        #expect(help.status == 0)
+        #expect(help.text.contains("usage: brick"))
+    }
+
+    @Test func jsonIsIndentedOnRequestWithOrderAndDigitsKept() async throws {
+        let raw = try await Brick.run("--raw", try nginx().url("/compact.json"))
+        #expect(raw.text == Nginx.compactJSON)  // not a terminal: as sent
+        let pretty = try await Brick.run("--pretty", try nginx().url("/compact.json"))
+        #expect(pretty.text == """
+            {
+              "zeta": 1,
+              "alpha": {
+                "list": [
+                  12345678901234567890,
+                  {},
+                  "a,b:{c}"
+                ],
+                "empty": []
+              },
+              "s": "q\\"}"
+            }
+
+            """)
+    }
+
+    @Test func httpsTrustsTheCertificatesItIsGivenAndNothingElse() async throws {
+        let server = try nginx()
+        let trusted = try await Brick.run("--cacert", server.certificatePath, server.tlsURL("/small"))
+        #expect(trusted.status == 0, "\(trusted.error)")
+        #expect(trusted.text == String(repeating: "x", count: 100))
+
+        let untrusted = try await Brick.run(server.tlsURL("/small"))
+        #expect(untrusted.status == 1)
+        #expect(untrusted.error.contains("tls") || untrusted.error.contains("TLS") || untrusted.error.contains("certificate"),
+                "\(untrusted.error)")
+        #expect(untrusted.output.isEmpty)
+    }
+}

@@ -1,0 +1,120 @@
+import BrickTransport
+import Glibc
+import LoopbackServer
+
+/// A command run the way a user runs it from a shell, its standard output and standard error read apart
+/// through pipes: the error side also line by line as it comes (``errorLines``), so that a test can act on
+/// what the command reports while it runs (interrupt a download once it is under way).
+public final class PipedChild: Sendable {
+    /// How the command ended and everything it wrote.
+    public struct Outcome: Sendable {
+        public let status: Int32
+        public let output: [UInt8]
+        public let error: String
+        /// Standard output as UTF-8 text.
+        public var text: String { String(decoding: output, as: UTF8.self) }
+    }
+
+    public let process: ChildProcess
+    /// Each line of standard error, as it is written; finishes at end of file.
+    public let errorLines: AsyncStream<String>
+    private let collected = Locked<(output: [UInt8], error: [UInt8], done: Bool, waiter: CheckedContinuation<Void, Never>?)>(
+        ([], [], false, nil))
+
+    /// Starts `arguments[0]` (a path) with `arguments` and the current environment plus `environment`.
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws(TestServerError) {
+        // The children of ChildProcess inherit no descriptor but 0 to 2, so these need no O_CLOEXEC.
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        guard pipe(&output) == 0 else { throw TestServerError("pipe failed") }
+        guard pipe(&errors) == 0 else {
+            close(output[0])
+            close(output[1])
+            throw TestServerError("pipe failed")
+        }
+        do {
+            process = try ChildProcess(arguments, environment: environment, output: .descriptors(output: output[1], error: errors[1]))
+        } catch {
+            [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
+            throw error
+        }
+        close(output[1])
+        close(errors[1])
+        let (lines, continuation) = AsyncStream<String>.makeStream()
+        errorLines = lines
+        let reading = (output: output[0], error: errors[0])
+        do {
+            try spawnThread { [collected] in
+                Self.read(reading.output, reading.error, into: collected, lines: continuation)
+            }
+        } catch {
+            close(reading.output)
+            close(reading.error)
+            process.terminate()
+            throw TestServerError("no thread to read the command's output")
+        }
+    }
+
+    /// Runs a command to its end.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws(TestServerError) -> Outcome {
+        try await PipedChild(arguments, environment: environment).outcome()
+    }
+
+    /// Waits for the command to end and for both pipes to reach end of file.
+    public func outcome() async -> Outcome {
+        let status = await process.exitStatus()
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let resumeNow = collected.withLock { state in
+                if state.done { return true }
+                state.waiter = waiter
+                return false
+            }
+            if resumeNow { waiter.resume() }
+        }
+        return collected.withLock { Outcome(status: status, output: $0.output, error: String(decoding: $0.error, as: UTF8.self)) }
+    }
+
+    /// Reads both pipes until both end (on a thread of its own: the reads block).
+    private static func read(
+        _ output: Int32, _ error: Int32,
+        into collected: Locked<(output: [UInt8], error: [UInt8], done: Bool, waiter: CheckedContinuation<Void, Never>?)>,
+        lines: AsyncStream<String>.Continuation
+    ) {
+        var descriptors = [pollfd(fd: output, events: Int16(POLLIN), revents: 0), pollfd(fd: error, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var pendingLine: [UInt8] = []
+        while descriptors.contains(where: { $0.fd >= 0 }) {
+            guard poll(&descriptors, nfds_t(descriptors.count), -1) >= 0 || errno == EINTR else { break }
+            for index in descriptors.indices where descriptors[index].fd >= 0 && descriptors[index].revents != 0 {
+                let count = Glibc.read(descriptors[index].fd, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else {
+                    close(descriptors[index].fd)
+                    descriptors[index].fd = -1
+                    continue
+                }
+                let bytes = buffer[..<count]
+                if index == 0 {
+                    collected.withLock { $0.output += bytes }
+                    continue
+                }
+                collected.withLock { $0.error += bytes }
+                for byte in bytes {
+                    if byte == UInt8(ascii: "\n") {
+                        lines.yield(String(decoding: pendingLine, as: UTF8.self))
+                        pendingLine.removeAll()
+                    } else {
+                        pendingLine.append(byte)
+                    }
+                }
+            }
+        }
+        if !pendingLine.isEmpty { lines.yield(String(decoding: pendingLine, as: UTF8.self)) }
+        lines.finish()
+        let waiter = collected.withLock { state in
+            state.done = true
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}
