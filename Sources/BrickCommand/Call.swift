@@ -8,15 +8,16 @@ enum Call {
     static func send(_ invocation: Invocation) async -> Int32 {
         let outcome = await CommandRequest(invocation).dataResponse()
         if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts).map { $0 + "\n" }.joined()) }
-        if let response = outcome.response {
+        // A status outside 2xx fails validation, with the response kept: printed all the same.
+        if let response = outcome.response ?? outcome.error?.response {
             let json = response.head.headers["Content-Type"]?.lowercased().contains("json") ?? false
             let pretty = invocation.pretty ?? (isatty(STDOUT_FILENO) == 1)
             let body = (json && pretty ? JSONLayout.indented(response.body) : nil) ?? response.body
             Output.body(body)
         }
         if invocation.timing { timing(outcome.metrics?.waterfall, outcome.timeline) }
-        if let error = outcome.error { return failed(error) }
-        return status(outcome.statusCode ?? 0)
+        if let response = outcome.response ?? outcome.error?.response { return status(response.head.status) }
+        return outcome.error.map(failed) ?? 1
     }
 
     static func download(_ invocation: Invocation, to path: String) async -> Int32 {

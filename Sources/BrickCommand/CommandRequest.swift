@@ -16,8 +16,8 @@ final class CommandRequest: Component, RequestType, APISessionRequestType, DataR
     var URLString: String { invocation.url }
     var headers: HTTPHeaders { invocation.headers }
     var autoRetryConfiguration: AutoRetryConfiguration { invocation.retry.configuration }
-    /// Every status is an answer to print, except for a download, where only a 2xx is a file.
-    var validation: ResponseValidation { invocation.download == nil ? .none : .successful }
+    /// A 2xx is a success (so that the retry rules see a 503); any other answer is still printed (see ``Call``).
+    var validation: ResponseValidation { .successful }
 
     var transportOptions: TransportOptions {
         var options = session.configuration.transportOptions

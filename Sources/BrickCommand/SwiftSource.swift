@@ -9,7 +9,8 @@ struct SwiftSource {
     /// The class, then how to send it (as a comment).
     var text: String {
         let name = className
-        var lines = ["import BrickRequest", "", "/// \(invocation.method) \(invocation.url)"]
+        var lines = (invocation.download == nil ? [] : ["import Foundation"])  // URL, for download(to:)
+            + ["import BrickRequest", "", "/// \(invocation.method) \(invocation.url)"]
         lines.append("final class \(name): " + (["Component"] + bricks).joined(separator: ", ") + " {")
         lines += members.map { "    " + $0 }
         if let parameters = parameterBuilder {

@@ -70,7 +70,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.3.0"
+    public static let version = "0.4.0"
 
     /// What this session was made with.
     public let configuration: Configuration
