@@ -5,8 +5,8 @@ final class RunningRegistry: Sendable {
     private struct Entry {
         let owner: ObjectIdentifier?
         let transfer: any TransportTransfer
-        /// The request's URL, for transfers that end early when its host becomes unreachable (collected and streamed ones).
-        let abortableURL: String?
+        /// The request's route, for transfers that end early when its host becomes unreachable (collected and streamed ones).
+        let abortableRoute: RequestRoute?
     }
 
     private struct State {
@@ -24,13 +24,13 @@ final class RunningRegistry: Sendable {
     /// Records a running transfer; returns the number to remove it with, or `nil` once the session is
     /// shutting down (the transfer must not start).
     ///
-    /// - Parameter abortableURL: The request's URL, when the transfer is to end as soon as its host is
-    ///   unreachable (the host is worked out only then, off the request's path).
-    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableURL: String? = nil) -> UInt64? {
+    /// - Parameter abortableRoute: The request's route, when the transfer is to end as soon as the host it
+    ///   needs is unreachable (the host is worked out only then, off the request's path).
+    func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableRoute: RequestRoute? = nil) -> UInt64? {
         state.withLock { state in
             guard !state.closed else { return nil }
             state.nextID += 1
-            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableURL: abortableURL)
+            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute)
             return state.nextID
         }
     }
@@ -45,7 +45,7 @@ final class RunningRegistry: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Refuses every transfer from now on (``add(_:owner:abortableURL:)`` returns `nil`).
+    /// Refuses every transfer from now on (``add(_:owner:abortableRoute:)`` returns `nil`).
     func close() { state.withLock { $0.closed = true } }
 
     /// Whether ``close()`` was called.
@@ -82,8 +82,8 @@ final class RunningRegistry: Sendable {
 
     /// The running transfers that end when their host becomes unreachable, with that host.
     func abortableHosts() -> [(UInt64, String)] {
-        let urls = state.withLock { state in state.entries.compactMap { id, entry in entry.abortableURL.map { (id, $0) } } }
-        return urls.compactMap { id, url in TransportRequest.host(of: url).map { (id, $0) } }
+        let routes = state.withLock { state in state.entries.compactMap { id, entry in entry.abortableRoute.map { (id, $0) } } }
+        return routes.compactMap { id, route in route.host.map { (id, $0) } }
     }
 
     /// Ends transfer `id` with `error`, which its caller receives instead of a response.

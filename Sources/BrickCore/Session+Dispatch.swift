@@ -3,7 +3,7 @@ extension Session {
     /// attempt of a collected call.
     func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let transfer = makeTransfer(for: request)
-        guard let id = registry.add(transfer, owner: ownerID, abortableURL: request.url) else { throw .shutDown }
+        guard let id = registry.add(transfer, owner: ownerID, abortableRoute: request.route) else { throw .shutDown }
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }
     }
@@ -49,7 +49,7 @@ extension Session {
 
     private func startStream(_ request: TransportRequest, ownerID: ObjectIdentifier?) throws(BrickError) -> (TransportEventStream, Registration) {
         let transfer = makeTransfer(for: request)
-        guard let id = registry.add(transfer, owner: ownerID, abortableURL: request.url) else { throw .shutDown }
+        guard let id = registry.add(transfer, owner: ownerID, abortableRoute: request.route) else { throw .shutDown }
         return (transfer.events(), Registration(registry: registry, id: id))
     }
 

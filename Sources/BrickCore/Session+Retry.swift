@@ -4,7 +4,8 @@ import FoundationEssentials
 struct RetryState: Sendable {
     /// The request as built, for its method, host and body.
     let base: TransportRequest
-    /// The host whose reachability is watched (empty when the URL has none: then never waited for).
+    /// The host whose reachability is watched: the URL's, or the proxy's (empty when there is none, as for a
+    /// Unix socket: then never waited for).
     let host: String
     /// Time since the call started, on the session's clock.
     let stopwatch: Stopwatch
@@ -13,7 +14,7 @@ struct RetryState: Sendable {
 
     init(base: TransportRequest, clock: any Clock<Duration>) {
         self.base = base
-        self.host = base.host ?? ""
+        self.host = base.route.host ?? ""
         self.stopwatch = Stopwatch(clock)
     }
 

@@ -58,6 +58,7 @@ enum CurlErrorMapping {
         case 7:
             switch context.osErrno {
             case 111: return .connectionRefused
+            case 2: return .connectionRefused  // a Unix socket path where nothing listens (ENOENT)
             case 101, 113: return .networkUnreachable
             case 110: return .connectTimeout
             // The server reset the connection as it accepted it, before libcurl saw the connect complete: the

@@ -39,6 +39,7 @@ extension EasyTransfer {
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)
         }
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
+        setRoute(&setter, options)
         if Self.isHTTPS(request.url) {
             setter.long(CURLOPT_SSL_VERIFYPEER, 1)
             setter.long(CURLOPT_SSL_VERIFYHOST, 2)
@@ -49,6 +50,12 @@ extension EasyTransfer {
             if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
                 setter.string(CURLOPT_CAINFO, caBundle)
                 setter.string(CURLOPT_CAPATH, nil)
+            }
+            if let certificate = options.clientCertificate {
+                setter.string(CURLOPT_SSLCERT, certificate.certificatePath)
+                setter.string(CURLOPT_SSLCERTTYPE, "PEM")
+                if let key = certificate.keyPath { setter.string(CURLOPT_SSLKEY, key) }
+                if let password = certificate.keyPassword { setter.string(CURLOPT_KEYPASSWD, password) }
             }
             if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
             if options.httpVersion == .automatic {
@@ -81,9 +88,35 @@ extension EasyTransfer {
         }
     }
 
+    /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or
+    /// whatever curl's environment variables say (libcurl's default, so nothing is set).
+    private func setRoute(_ setter: inout OptionSetter, _ options: TransportOptions) {
+        if let socket = options.unixSocketPath { setter.string(CURLOPT_UNIX_SOCKET_PATH, socket) }
+        switch options.proxy {
+        case .environment: break
+        case .direct: setter.string(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off
+        case .through(let proxy):
+            setter.string(CURLOPT_PROXY, proxy.url)
+            setter.string(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ","))  // also overrides no_proxy
+            if let username = proxy.username {
+                setter.string(CURLOPT_PROXYUSERNAME, username)
+                setter.string(CURLOPT_PROXYPASSWORD, proxy.password ?? "")
+            }
+            if Self.isHTTPS(proxy.url) {
+                // An HTTPS proxy is verified as a server is, against the same trust.
+                setter.long(CURLOPT_PROXY_SSL_VERIFYPEER, 1)
+                setter.long(CURLOPT_PROXY_SSL_VERIFYHOST, 2)
+                if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
+                    setter.string(CURLOPT_PROXY_CAINFO, caBundle)
+                    setter.string(CURLOPT_PROXY_CAPATH, nil)
+                }
+            }
+        }
+    }
+
     /// Whether `url` starts with `https:` in any case. TLS options matter only there: the transport sends
     /// exactly one request per transfer (redirects are new transfers), so a plain http transfer never
-    /// reaches TLS. (A proxy's own TLS is not configured by the library.)
+    /// reaches TLS. (An HTTPS proxy's own TLS is set in `setRoute`.)
     static func isHTTPS(_ url: String) -> Bool {
         var prefix = url.utf8.prefix(6).makeIterator()
         for expected in "https:".utf8 {

@@ -1,4 +1,5 @@
-/// How one transfer behaves: timeouts, redirects, size caps and TLS trust.
+/// How one transfer behaves: timeouts, redirects, size caps, TLS trust and client certificate, and the
+/// route (a proxy, a Unix socket).
 ///
 /// The defaults are safe for calling APIs: TLS verification is always on, only http and https are spoken,
 /// at most 10 redirects are followed, and a collected body may not exceed 64 MiB.
@@ -53,6 +54,15 @@ public struct TransportOptions: Sendable, Equatable {
     public var reusesConnections = true
     /// Which HTTP versions may be spoken. Default is ``HTTPVersionPolicy/automatic``.
     public var httpVersion = HTTPVersionPolicy.automatic
+    /// A Unix domain socket to connect to instead of the URL's host and port (a local daemon: Docker's
+    /// `/var/run/docker.sock`). The URL's host still names the server, in `Host`, and its scheme still
+    /// decides TLS. No network route is waited for. Default is `nil`: TCP.
+    public var unixSocketPath: String?
+    /// The certificate to show a server that asks for one (mutual TLS). Default is `nil`: none.
+    public var clientCertificate: ClientCertificate?
+    /// Which proxy requests go through. Default is ``ProxyPolicy/environment``: the one curl's environment
+    /// variables name, if any.
+    public var proxy = ProxyPolicy.environment
 
     /// Which HTTP versions a transfer may speak.
     public enum HTTPVersionPolicy: Sendable, Equatable {

@@ -8,6 +8,13 @@ import Glibc
 public final class Nginx: Sendable {
     public let port: Int
     public let tlsPort: Int
+    /// A TLS port that asks every client for a certificate signed by ``clientCertificates``' CA
+    /// (`ssl_verify_client on`); `/whoami` answers the client certificate's subject.
+    public let mutualTLSPort: Int
+    /// The client side of ``mutualTLSPort``.
+    public let clientCertificates: ClientCertificates
+    /// A Unix domain socket serving the same files; `/host` answers the `Host` the request named.
+    public var socketPath: String { directory + "/nginx.sock" }
     /// The self-signed certificate (PEM): the CA bundle a client must trust for ``tlsPort``.
     public let certificatePath: String
     /// The certificate's public key as a libcurl pin, `sha256//<base64>`.
@@ -62,12 +69,17 @@ public final class Nginx: Sendable {
                 + " | \(openssl) dgst -sha256 -binary | base64 > '\(directory)/pin.txt'",
         ], logPath: directory + "/pin.log")
         publicKeyPin = "sha256//" + Paths.read(directory + "/pin.txt").filter { !$0.isWhitespace }
+        clientCertificates = try ClientCertificates(in: directory, openssl: openssl)
         port = try Sockets.closedPort()
         tlsPort = try Sockets.closedPort()
-        try Paths.write(Self.configuration(directory: directory, port: port, tlsPort: tlsPort), to: directory + "/nginx.conf")
+        mutualTLSPort = try Sockets.closedPort()
+        try Paths.write(
+            Self.configuration(directory: directory, port: port, tlsPort: tlsPort, mutualTLSPort: mutualTLSPort),
+            to: directory + "/nginx.conf")
         process = try ChildProcess([nginx, "-p", directory, "-c", directory + "/nginx.conf"], logPath: directory + "/stdout.log")
         try Sockets.waitUntilAccepting(port: port, child: process)
         try Sockets.waitUntilAccepting(port: tlsPort, child: process)
+        try Sockets.waitUntilAccepting(port: mutualTLSPort, child: process)
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -83,7 +95,7 @@ public final class Nginx: Sendable {
         Paths.removeTree(directory)
     }
 
-    static func configuration(directory: String, port: Int, tlsPort: Int) -> String {
+    static func configuration(directory: String, port: Int, tlsPort: Int, mutualTLSPort: Int) -> String {
         """
         worker_processes 1;
         daemon off;
@@ -111,6 +123,20 @@ public final class Nginx: Sendable {
                 ssl_certificate_key \(directory)/key.pem;
                 root \(directory)/www;
                 location = /to-http { return 302 http://127.0.0.1:\(port)/small; }
+            }
+            server {
+                listen 127.0.0.1:\(mutualTLSPort) ssl;
+                ssl_certificate \(directory)/cert.pem;
+                ssl_certificate_key \(directory)/key.pem;
+                ssl_client_certificate \(directory)/client-ca.pem;
+                ssl_verify_client on;
+                root \(directory)/www;
+                location = /whoami { default_type text/plain; return 200 "$ssl_client_s_dn"; }
+            }
+            server {
+                listen unix:\(directory)/nginx.sock;
+                root \(directory)/www;
+                location = /host { default_type text/plain; return 200 "$host"; }
             }
         }
         """
