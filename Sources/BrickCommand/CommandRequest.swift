@@ -23,6 +23,8 @@ final class CommandRequest: Component, RequestType, APISessionRequestType, DataR
         var options = session.configuration.transportOptions
         if let timeout = invocation.timeout { options.timeout = timeout }
         if let caBundle = invocation.caBundle { options.caBundlePath = caBundle }
+        if let proxy = invocation.proxy { options.proxy = proxy }
+        if let socket = invocation.unixSocket { options.unixSocketPath = socket }
         return options
     }
 

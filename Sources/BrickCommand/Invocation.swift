@@ -16,6 +16,9 @@ struct Invocation: Sendable {
     var retry = RetryChoice.none
     var timeout: Duration?
     var caBundle: String?
+    /// `--proxy URL` or `--proxy none`; `nil` leaves the environment's (`http_proxy` and friends).
+    var proxy: ProxyPolicy?
+    var unixSocket: String?
     var timing = false
     var verbose = false
     /// Pretty-printed JSON: `nil` when standard output is a terminal decides.
@@ -66,6 +69,10 @@ struct Invocation: Sendable {
             case "--json", "-j": json = try value()
             case "--download", "-d": download = try value()
             case "--cacert": caBundle = try value()
+            case "--unix-socket": unixSocket = try value()
+            case "--proxy":
+                let url = try value()
+                proxy = url == "none" ? .direct : .through(Proxy(url: Self.completed(url)))
             case "--retry":
                 let name = try value()
                 guard let choice = RetryChoice(rawValue: name) else { throw UsageError("--retry takes none, soft or hard, not \(name)") }

@@ -53,7 +53,11 @@ struct SwiftSource {
         case .soft: bricks.append("SoftAutoRetryType")
         case .hard: bricks.append("HardAutoRetryType")
         }
-        if invocation.timeout != nil, invocation.caBundle == nil { bricks.append("CustomTimeoutType") }
+        switch optionSettings.map(\.field) {
+        case ["timeout"]: bricks.append("CustomTimeoutType")
+        case ["unixSocketPath"]: bricks.append("UnixSocketType")
+        default: break
+        }
         if let response = responseBrick { bricks.append(response) }
         return bricks
     }
@@ -80,18 +84,35 @@ struct SwiftSource {
         if case .json(let text) = invocation.body, let json = try? JSON.parse(Data(text.utf8)) {
             members.append("var jsonBody: JSON { \(Self.expression(json)) }")
         }
-        switch (invocation.timeout, invocation.caBundle) {
-        case (let timeout?, nil): members.append("var requestTimeout: Duration { \(Self.expression(timeout)) }")
-        case (let timeout, let caBundle?):
+        let settings = optionSettings
+        switch settings.map(\.field) {
+        case []: break
+        case ["timeout"]: members.append("var requestTimeout: Duration { \(settings[0].value) }")
+        case ["unixSocketPath"]: members.append("var unixSocketPath: String { \(settings[0].value) }")
+        default:
+            // Several options: one `transportOptions`, since each option brick supplies the whole of it.
             members.append("var transportOptions: TransportOptions {")
             members.append("    var options = session.configuration.transportOptions")
-            members.append("    options.caBundlePath = \(Self.literal(caBundle))")
-            if let timeout { members.append("    options.timeout = \(Self.expression(timeout))") }
+            members += settings.map { "    options.\($0.field) = \($0.value)" }
             members.append("    return options")
             members.append("}")
-        case (nil, nil): break
         }
         return members
+    }
+
+    /// The transport options the command line sets, as Swift: each field and its value.
+    private var optionSettings: [(field: String, value: String)] {
+        var settings: [(field: String, value: String)] = []
+        if let timeout = invocation.timeout { settings.append(("timeout", Self.expression(timeout))) }
+        if let caBundle = invocation.caBundle { settings.append(("caBundlePath", Self.literal(caBundle))) }
+        if let socket = invocation.unixSocket { settings.append(("unixSocketPath", Self.literal(socket))) }
+        switch invocation.proxy {
+        case nil: break
+        case .environment?: settings.append(("proxy", ".environment"))
+        case .direct?: settings.append(("proxy", ".direct"))
+        case .through(let proxy)?: settings.append(("proxy", ".through(Proxy(url: \(Self.literal(proxy.url))))"))
+        }
+        return settings
     }
 
     /// The URL, with the query in it when the parameters go to a form body.

@@ -21,6 +21,8 @@ enum Usage {
         --retry none|soft|hard the retry rules of SoftAutoRetryType or HardAutoRetryType
         --timeout SECONDS      the longest the whole request may take
         --cacert FILE          trust the certificates in FILE (PEM) instead of the system's
+        --proxy URL|none       this proxy, or none, instead of the environment's (http_proxy, …)
+        --unix-socket PATH     connect to a Unix domain socket; the URL's host names the server
         --timing               the timing waterfall and the attempts, on standard error
         --verbose, -v          each attempt's request and response heads, secrets redacted
         --pretty, --raw        indent JSON bodies or not (default: indent on a terminal)

@@ -50,7 +50,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         case .transport(let error):
             switch error.kind {
             case .invalidURL, .unsupportedScheme, .invalidHeader, .invalidRequest, .cannotResolveHost, .networkUnreachable,
-                .connectionRefused, .connectTimeout, .tlsFailure:
+                .connectionRefused, .connectTimeout, .tlsFailure, .proxyFailure:
                 false
             default: true
             }

@@ -70,6 +70,9 @@ enum CurlErrorMapping {
             if !context.connected { return .connectTimeout }
             return message.lowercased().contains("too slow") ? .stalled : .timedOut
         case 8, 61: return .invalidResponse
+        case 97: return .proxyFailure
+        // libcurl 7.88 reports a refused CONNECT as a receive error: "CONNECT tunnel failed, response 407".
+        case 56 where !context.requestWentOut && message.contains("CONNECT tunnel failed"): return .proxyFailure
         case 16, 18, 52, 55, 56, 92: return .connectionLost
         case 35, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91, 98: return .tlsFailure
         case 42: return .cancelled

@@ -27,8 +27,12 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case connectionLost
         /// The server's answer is not valid HTTP (a malformed status line, a body that does not decode).
         case invalidResponse
-        /// TLS could not be set up: handshake failure, untrusted or mismatched certificate.
+        /// TLS could not be set up: handshake failure, untrusted or mismatched certificate, or a client
+        /// certificate or key that cannot be used (a wrong passphrase).
         case tlsFailure
+        /// The proxy would not open a tunnel to the server (it answered `CONNECT` with an error, such as
+        /// 407 for missing credentials); nothing was sent to the server.
+        case proxyFailure
         /// More redirects than allowed.
         case tooManyRedirects
         /// A redirect pointed at a scheme other than http or https, and was not followed.

@@ -14,6 +14,9 @@ import TestServers
         ["HEAD", "http://127.0.0.1/"],
         ["PURGE", "http://127.0.0.1/cache/entry"],
         ["http://127.0.0.1/archive.tar", "--download", "/tmp/archive.tar"],
+        ["GET", "http://docker/containers/json", "--unix-socket", "/var/run/docker.sock"],
+        ["GET", "http://127.0.0.1/through", "--proxy", "proxy.internal:3128", "--timeout", "9"],
+        ["GET", "http://127.0.0.1/direct", "--proxy", "none"],
         ["PATCH", "http://127.0.0.1/settings", "--json", #"{"theme": "dark", "ratio": 0.125, "tags": [], "nested": {"n": null}}"#],
     ]
 

@@ -34,6 +34,7 @@ struct RetryDecisionTests {
         Row(name: "404 is final", failure: status(404), expected: .giveUp(.notRetryable)),
         Row(name: "501 is final", failure: status(501), expected: .giveUp(.notRetryable)),
         Row(name: "TLS failure is final", failure: .transport(.tlsFailure), expected: .giveUp(.notRetryable)),
+        Row(name: "a refused tunnel is final", failure: .transport(.proxyFailure), expected: .giveUp(.notRetryable)),
         Row(name: "malformed response is final", failure: .transport(.invalidResponse), expected: .giveUp(.notRetryable)),
         Row(name: "parse error is final", failure: .other, expected: .giveUp(.notRetryable)),
         Row(name: "custom statuses", configuration: { var c = rules; c.retryableStatuses = [404]; return c }(),

@@ -58,10 +58,19 @@ import Testing
         (63, 0, true, .responseTooLarge),
         (8, 0, true, .invalidResponse),
         (3, 0, false, .invalidURL),
+        (97, 0, true, .proxyFailure),
+        (7, 2, false, .connectionRefused),  // a Unix socket path where nothing listens
     ])
     func classifiesCurlCodes(code: Int, errno: Int32, connected: Bool, expected: TransportError.Kind) {
         let context = Context(osErrno: errno, connected: connected)
         #expect(CurlErrorMapping.kind(code: code, message: "", context: context) == expected)
+    }
+
+    @Test func aTunnelTheProxyRefusedIsAProxyFailureNotALostConnection() {
+        let message = "CONNECT tunnel failed, response 407"
+        #expect(CurlErrorMapping.kind(code: 56, message: message, context: Context(connected: true)) == .proxyFailure)
+        #expect(CurlErrorMapping.kind(code: 56, message: "Recv failure: Connection reset by peer", context: Context(connected: true))
+            == .connectionLost)
     }
 
     @Test func aLowSpeedAbortIsStalledNotTimedOut() {
