@@ -47,7 +47,7 @@ extension Session {
         stream(plan(for: request, retry: retry, idempotency: idempotency, validation: .none, owner: owner))
     }
 
-    private func plan(
+    func plan(
         for request: TransportRequest, retry: AutoRetryConfiguration, idempotency: Idempotency,
         validation: ResponseValidation, owner: Component?
     ) -> DispatchPlan<TransportResponse> {

@@ -24,6 +24,7 @@ import LoopbackServer
 /// - `/malformed` — answers with a status line that is not HTTP.
 /// - `/hang` — never answers.
 /// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
+/// - `/events` — server-sent events in awkward pieces (``serveEvents(_:lastEventID:arrival:)``).
 /// - `/blob?size=N&seed=S` — N bytes of ``Blob`` `S`, with `ETag: "vS"` (none with `etag=0`) and a fixed
 ///   `Last-Modified` (with `lastmod=1`); honours `Range: bytes=A-` and `If-Range` (206, or 416 past the
 ///   end). `cut=M` closes the connection once byte M of the resource has been sent (under `times`);
@@ -219,6 +220,10 @@ public final class FaultServer: Sendable {
             serveBlob(fd, request, arrival: seen, faulty: seen <= times)
             return .close
         }
+        if request.path == "/events" {
+            serveEvents(fd, lastEventID: request.headers["last-event-id"], arrival: seen)
+            return .close
+        }
         switch seen > times ? "/ok" : request.path {
         case "/ok":
             respond(fd, status: 200, body: "ok")
@@ -351,9 +356,9 @@ public final class FaultServer: Sendable {
         _ = send(fd, "HTTP/1.1 \(status) Status\r\nContent-Length: \(body.utf8.count)\r\n\(connection)\(extraHeaders)\r\n\(body)")
     }
 
-    private func send(_ fd: Int32, _ text: String) -> Bool { sendBytes(fd, Array(text.utf8)) }
+    func send(_ fd: Int32, _ text: String) -> Bool { sendBytes(fd, Array(text.utf8)) }
 
-    private func sendBytes(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    func sendBytes(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

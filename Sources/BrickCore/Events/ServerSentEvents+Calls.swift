@@ -1,0 +1,64 @@
+extension RequestType {
+    /// Sends the request and yields its `text/event-stream` body as parsed events, reconnecting as its
+    /// retry rules allow (``ServerSentEvents``): a request whose rules allow no retry (`NonAutoRetryType`,
+    /// the default) or that must not be sent twice (a POST without an idempotency key) is never reopened.
+    ///
+    /// - Parameter maxEventSize: The longest line or event data accepted, in bytes. Default is 1 MiB.
+    public func serverSentEvents(maxEventSize: Int = 1 << 20) -> ServerSentEvents {
+        ServerSentEvents(plan: makePlan(serializer: ResponseSerializer { $0.body }), session: session, maxEventSize: maxEventSize)
+    }
+}
+
+extension Session {
+    /// Sends `request` through the session's pipeline (as ``stream(_:retry:idempotency:owner:)``) and yields
+    /// its `text/event-stream` body as parsed events, reconnecting under `retry` (``ServerSentEvents``).
+    ///
+    /// - Parameters:
+    ///   - retry: The retry rules, for opening each connection and for reconnecting. Default is
+    ///     ``AutoRetryConfiguration/soft``.
+    ///   - maxEventSize: The longest line or event data accepted, in bytes. Default is 1 MiB.
+    public func serverSentEvents(
+        _ request: TransportRequest, retry: AutoRetryConfiguration = .soft, maxEventSize: Int = 1 << 20
+    ) -> ServerSentEvents {
+        ServerSentEvents(plan: plan(for: request, retry: retry, idempotency: .byMethod, validation: .none, owner: nil),
+                         session: self, maxEventSize: maxEventSize)
+    }
+}
+
+extension ResponseStream {
+    /// This stream's body as server-sent events, on its one connection (nothing reopens it).
+    public func serverSentEvents(maxEventSize: Int = 1 << 20) -> ServerSentEvents {
+        let stream = self
+        return ServerSentEvents(connect: { _ in stream }, reconnection: nil, maxEventSize: maxEventSize)
+    }
+}
+
+extension ServerSentEvents {
+    /// Events of `plan`'s request, sent with `Accept: text/event-stream` (unless it names another), each
+    /// reconnection with `Last-Event-ID`; reconnecting only when the request may be sent twice.
+    init<Value>(plan: DispatchPlan<Value>, session: Session, maxEventSize: Int) {
+        let accepting = plan.withHeaders { if $0["Accept"] == nil { $0["Accept"] = "text/event-stream" } }
+        let repeatable = (try? plan.request.get())?.mayBeSentTwice ?? false
+        self.init(
+            connect: { lastEventID in
+                session.stream(lastEventID.map { id in accepting.withHeaders { $0["Last-Event-ID"] = id } } ?? accepting)
+            },
+            reconnection: repeatable ? Reconnection(rules: plan.autoRetryConfiguration, clock: session.configuration.clock) : nil,
+            maxEventSize: maxEventSize)
+    }
+}
+
+extension DispatchPlan {
+    /// The same plan, its request's headers changed by `change`.
+    func withHeaders(_ change: (inout HTTPHeaders) -> Void) -> DispatchPlan {
+        DispatchPlan(
+            request: request.map { request in
+                var request = request
+                change(&request.headers)
+                return request
+            },
+            requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
+            autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
+            validation: validation, serializer: serializer, owner: owner)
+    }
+}
