@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every parser of server or caller input, each with the properties it must keep on any input. A broken
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
-    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -53,7 +53,25 @@ enum FuzzTarget: String, CaseIterable {
             precondition(!escaped.contains("\"") && !escaped.contains("\r") && !escaped.contains("\n"), "name escapes its quotes")
         case .netlink: Self.netlink(bytes)
         case .json: Self.json(Data(bytes))
+        case .events: Self.events(bytes)
         }
+    }
+
+    /// The event-stream parser: the same events whether the input comes whole or cut in two at its middle
+    /// (also between a CR and its LF, or inside a UTF-8 character), no line or data past the size bound,
+    /// and a reconnection time within a day.
+    static func events(_ bytes: UnsafeRawBufferPointer) {
+        let input = Array(bytes)
+        var whole = ServerSentEventParser(maxEventSize: 4096)
+        var halves = ServerSentEventParser(maxEventSize: 4096)
+        let all = try? whole.feed(input)
+        let first = try? halves.feed(input[..<(input.count / 2)])
+        let second = first == nil ? nil : try? halves.feed(input[(input.count / 2)...])
+        if let all, let first, let second {
+            precondition(all == first + second, "events depend on where the body was cut")
+            precondition(all.allSatisfy { $0.data.utf8.count < 4096 }, "an event past the size bound")
+        }
+        if let time = whole.reconnectionTime { precondition(time >= .zero && time <= .seconds(86_400), "retry out of bounds") }
     }
 
     /// The JSON parser: any input is a value or a typed error; a value reads back the same once written
