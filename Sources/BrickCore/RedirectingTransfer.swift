@@ -3,7 +3,8 @@ import BrickTransport
 /// A transfer that follows redirects by ``RedirectRule``: each hop is a transfer of its own on the
 /// transport, built by the rule (fields filtered by origin, method rewritten, downgrades refused), so
 /// the transport itself never follows one. Collected and streamed alike; cancelling it cancels the hop
-/// in flight.
+/// in flight. With a cookie jar, each hop's `Set-Cookie` fields are kept, and each hop after the first
+/// carries the jar's cookies for its own URL (the first got them with the session's other adaptations).
 final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private struct State {
         /// Why the transfer was cancelled, once it was.
@@ -20,18 +21,21 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
 
     private let transport: any Transport
     private let first: TransportRequest
+    private let cookies: CookieJar?
     private let state = Locked(State())
 
-    init(transport: any Transport, request: TransportRequest) {
+    init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil) {
         self.transport = transport
         self.first = request
+        self.cookies = cookies
     }
 
     func response() async throws(TransportError) -> TransportResponse {
         var request = first
         var hops = 0
         while true {
-            var response = try await begin(request).response()
+            var response = try await begin(request, hop: hops).response()
+            cookies?.store(response.head, from: request.url)
             guard let next = try RedirectRule.next(after: response.head, of: request, hops: hops) else {
                 if hops > 0 { response.metrics.markRedirected(hops: hops, to: request.url) }
                 return response
@@ -66,7 +70,13 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     }
 
     /// Starts `request` as the hop in flight, unless the transfer was cancelled.
-    private func begin(_ request: TransportRequest) throws(TransportError) -> any TransportTransfer {
+    private func begin(_ request: TransportRequest, hop: Int) throws(TransportError) -> any TransportTransfer {
+        var request = request
+        if hop > 0, let cookies {
+            // The rule kept or dropped the first hop's cookies by origin; the jar knows this URL's own.
+            request.headers["Cookie"] = nil
+            cookies.attach(to: &request)
+        }
         let transfer = transport.makeTransfer(for: request)
         let cancelReason = state.withLock { state in
             state.current = transfer
@@ -82,7 +92,7 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
         var request = first
         var hops = 0
         while true {
-            let events = try begin(request).events()
+            let events = try begin(request, hop: hops).events()
             var early: [TransportEvent] = []
             var head: ResponseHead?
             while head == nil {
@@ -90,6 +100,7 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
                 early.append(event)
                 if case .head(let received) = event { head = received }
             }
+            if let head { cookies?.store(head, from: request.url) }
             if let head, let next = try RedirectRule.next(after: head, of: request, hops: hops) {
                 events.cancel()
                 request = next

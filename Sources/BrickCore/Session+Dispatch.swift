@@ -59,7 +59,10 @@ extension Session {
     private func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
         _ = routeWatch.value
         let transport = transport
-        return request.options.followRedirects
-            ? RedirectingTransfer(transport: transport, request: request) : transport.makeTransfer(for: request)
+        // With a cookie jar every transfer goes through RedirectingTransfer (which follows nothing when
+        // redirects are off), so that each hop's `Set-Cookie` is kept and each hop gets its own cookies.
+        return request.options.followRedirects || configuration.cookies != nil
+            ? RedirectingTransfer(transport: transport, request: request, cookies: configuration.cookies)
+            : transport.makeTransfer(for: request)
     }
 }

@@ -77,6 +77,7 @@ extension Session {
     /// `context.request` adapted by `interceptors`, in order.
     func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
         var request = context.request
+        configuration.cookies?.attach(to: &request)  // first, so that interceptors, logs and the cache see them
         do {
             for interceptor in interceptors { try await interceptor.adapt(&request, context: context) }
         } catch let error as BrickError { throw error } catch { throw .interceptor(error) }

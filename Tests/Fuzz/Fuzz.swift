@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every parser of server or caller input, each with the properties it must keep on any input. A broken
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
-    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -54,7 +54,25 @@ enum FuzzTarget: String, CaseIterable {
         case .netlink: Self.netlink(bytes)
         case .json: Self.json(Data(bytes))
         case .events: Self.events(bytes)
+        case .cookies: Self.cookies(text)
         }
+    }
+
+    /// `Set-Cookie` and the cookie file: a cookie kept belongs to the request's host (or a parent domain of
+    /// it), lives at most 400 days, and a file written from it reads back the same.
+    static func cookies(_ text: String) {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        if let cookie = SetCookie.parse(text, host: "a.example.com", path: "/p/q", https: true, now: now) {
+            precondition(cookie.domain == "a.example.com" || "a.example.com".hasSuffix("." + cookie.domain), "a foreign domain")
+            precondition(cookie.expires.map { $0 <= now.addingTimeInterval(SetCookie.longestLife) } ?? true, "an unbounded life")
+            precondition(cookie.path.hasPrefix("/"), "a path that is not one")
+            if cookie.expires.map({ $0 > now }) ?? false {
+                let reread = NetscapeCookieFile.read(NetscapeCookieFile.write([cookie]), now: now)
+                precondition(reread.count == 1 && reread[0].name == cookie.name && reread[0].value == cookie.value
+                    && reread[0].domain == cookie.domain && reread[0].path == cookie.path, "the file does not read back")
+            }
+        }
+        _ = NetscapeCookieFile.read(text, now: now)
     }
 
     /// The event-stream parser: the same events whether the input comes whole or cut in two at its middle

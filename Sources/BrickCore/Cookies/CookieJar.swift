@@ -1,0 +1,103 @@
+import FoundationEssentials
+import BrickTransport
+import Glibc
+
+/// A session's cookies, opt-in (`Session.Configuration.cookies`, `nil` by default): the `Set-Cookie`
+/// fields of every answer (redirects included) are kept, and each request, and each hop of a redirect, gets
+/// the cookies of its own URL, scoped by domain and path (RFC 6265), `Secure` ones over https only. A
+/// cookie set by one host never goes to another, so none follows a redirect to another origin.
+///
+/// In memory, or in a file you name (`init(file:)`), in the Netscape format curl reads and writes (`curl -b
+/// FILE`), owner-only (0600), replaced atomically after each change; session cookies are not written.
+/// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (the oldest go first).
+public final class CookieJar: Sendable {
+    private let state: Locked<[Cookie]>
+    /// The file, if any.
+    public let path: String?
+
+    static let perDomain = 50
+    static let total = 3000
+
+    /// An empty jar in memory.
+    public init() {
+        state = Locked([])
+        path = nil
+    }
+
+    /// A jar kept in the file at `path`: what it holds is read now (a missing file is an empty jar), and it
+    /// is rewritten after every change.
+    /// - Throws: ``FileError`` (`open`) when the file exists but cannot be read.
+    public init(file path: String) throws(FileError) {
+        self.path = path
+        var loaded: [Cookie] = []
+        if access(path, F_OK) == 0 {
+            guard let data = FileManager.default.contents(atPath: path) else { throw FileError(.open, path: path, osErrno: errno) }
+            loaded = NetscapeCookieFile.read(String(decoding: data, as: UTF8.self), now: Date())
+        }
+        state = Locked(Array(loaded.suffix(Self.total)))
+    }
+
+    /// Every cookie held, oldest first.
+    public var cookies: [Cookie] { state.withLock { $0 } }
+
+    /// The cookies that go with a request to `url` now, longest path first.
+    public func cookies(for url: String) -> [Cookie] {
+        guard let (host, path, https) = CookieURL.parts(of: url) else { return [] }
+        let now = Date()
+        return state.withLock { $0 }.filter { $0.matches(host: host, path: path, https: https, now: now) }
+            .sorted { $0.path.count > $1.path.count }
+    }
+
+    /// Forgets every cookie (and empties the file).
+    public func removeAll() {
+        state.withLock { $0.removeAll() }
+        save()
+    }
+
+    /// The `Cookie` field for `url`, or `nil` when no cookie goes there.
+    func field(for url: String) -> String? {
+        let matching = cookies(for: url)
+        return matching.isEmpty ? nil : matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Adds the jar's cookies for the request's URL to its `Cookie` field (after the caller's own).
+    func attach(to request: inout TransportRequest) {
+        guard let field = field(for: request.url) else { return }
+        request.headers["Cookie"] = request.headers["Cookie"].map { $0 + "; " + field } ?? field
+    }
+
+    /// Keeps the cookies `head` sets, for the request to `url` that got it.
+    func store(_ head: ResponseHead, from url: String) {
+        let fields = head.headers.values(for: "Set-Cookie")
+        guard !fields.isEmpty, let (host, path, https) = CookieURL.parts(of: url) else { return }
+        let now = Date()
+        let received = fields.compactMap { SetCookie.parse($0, host: host, path: path, https: https, now: now) }
+        guard !received.isEmpty else { return }
+        state.withLock { cookies in
+            for cookie in received {
+                cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
+                if let expires = cookie.expires, expires <= now { continue }  // an expiry in the past deletes
+                cookies.append(cookie)
+                let sameDomain = cookies.indices.filter { cookies[$0].domain == cookie.domain }
+                if sameDomain.count > Self.perDomain { cookies.remove(at: sameDomain[0]) }
+            }
+            cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
+            if cookies.count > Self.total { cookies.removeFirst(cookies.count - Self.total) }
+        }
+        save()
+    }
+
+    /// Writes the lasting cookies to the file, owner-only, through a temporary file and a rename.
+    private func save() {
+        guard let path else { return }
+        let text = NetscapeCookieFile.write(state.withLock { $0 })
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        fchmod(fd, 0o600)
+        close(fd)
+        if written == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+    }
+}
