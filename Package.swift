@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
         .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
         .library(name: "BrickObservability", targets: ["BrickObservability"]),
+        .library(name: "BrickQueue", targets: ["BrickQueue"]),
         .executable(name: "brick", targets: ["BrickCommand"]),
         .executable(name: "brick-demo", targets: ["BrickDemo"]),
         .executable(name: "brick-bench", targets: ["BrickBench"]),
@@ -93,13 +94,17 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict),
+        // The system's SQLite (Debian's libsqlite3-dev), for the durable queue.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Requests that outlive the process: a delivery queue in a SQLite database.
+        .target(name: "BrickQueue", dependencies: ["BrickCore", "CSQLite"], swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", dependencies: ["BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
         .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest"], swiftSettings: strict),
-        .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "LoopbackServer"], swiftSettings: strict),
+        .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
         // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.
@@ -122,7 +127,7 @@ let package = Package(
             swiftSettings: strictTests),
         // Runs outage scenarios inside a private network namespace; BrickReachabilityTests start it.
         .executableTarget(
-            name: "OutageProbe", dependencies: ["BrickRequest", "TestServers"], path: "Tests/OutageProbe",
+            name: "OutageProbe", dependencies: ["BrickRequest", "BrickQueue", "TestServers"], path: "Tests/OutageProbe",
             swiftSettings: strictTests),
         // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
         // midway so that the next run resumes it). BricksTests run it.
@@ -151,6 +156,7 @@ let package = Package(
             swiftSettings: strictTests),
         // Runs the built `brick` command against httpbin and nginx.
         .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
+        .testTarget(name: "BrickQueueTests", dependencies: ["BrickQueue", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]

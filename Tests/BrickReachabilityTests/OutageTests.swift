@@ -97,6 +97,18 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         #expect(report.values("requests") == [0])
     }
 
+    @Test func queuedRequestsSurviveAKilledProcessAndArriveOnceInOrder() async throws {
+        let report = try await runProbe("queue", "6")
+        #expect(report.facts["writer ended"] == "killed")
+        #expect(report.values("arrivals while offline") == [0])
+        #expect(report.facts["reader status"] == "0")
+        #expect(report.facts["reader outcomes"] == "1:200 2:200 3:200 4:200 5:200 6:200", "\(report.facts)")
+        #expect(report.facts["ledger bodies"] == "0,1,2,3,4,5")
+        #expect(report.facts["ledger methods"] == "POST,POST,PUT,POST,POST,PUT")
+        #expect(report.facts["keys match"] == "true")
+        #expect(report.values("arrivals") == [6], "each request exactly once")
+    }
+
     @Test func theProbeRefusesToRunOutsideAPrivateNamespace() async throws {
         guard let probe = Paths.builtProduct("OutageProbe") else { throw TestServerError("OutageProbe not built") }
         #expect(try await ChildProcess([probe, "monitor"], logPath: "/dev/null").exitStatus() == 2)

@@ -9,6 +9,23 @@ guard Network.isPrivateNamespace() else {
     FileHandle.standardError.write(Data("outage-probe: refusing to run outside a private network namespace (use unshare -n)\n".utf8))
     exit(2)
 }
+// The queue scenario's own processes, started by it inside the same namespace: they leave the link as it is.
+switch arguments.first {
+case "queue-writer":
+    let values = Array(arguments.dropFirst())
+    do { try await queueWriter(values[0], values[1], Int(values[2]) ?? 5) } catch {
+        FileHandle.standardError.write(Data("outage-probe: \(error)\n".utf8))
+        exit(1)
+    }
+case "queue-reader":
+    let values = Array(arguments.dropFirst())
+    do { try await queueReader(values[0], Int(values[1]) ?? 5) } catch {
+        FileHandle.standardError.write(Data("outage-probe: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+default: break
+}
 do {
     try Network.run("link", "set", "lo", "up")
     let report: Report
@@ -17,11 +34,12 @@ do {
     case "outages": report = try await outagesScenario(outages: Int(arguments.dropFirst().first ?? "") ?? 20, concurrent: 3)
     case "cut": report = try await cutScenario()
     case "fail-fast": report = try await failFastScenario()
+    case "queue": report = try await queueScenario(count: Int(arguments.dropFirst().first ?? "") ?? 6)
     case "chaos":
         let values = arguments.dropFirst().compactMap { Int($0) }
         report = try await chaosScenario(seconds: values.first ?? 180, workers: values.dropFirst().first ?? 64)
     default:
-        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|chaos [SECONDS [WORKERS]]\n".utf8))
+        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|queue [N]|chaos [SECONDS [WORKERS]]\n".utf8))
         exit(2)
     }
     let encoder = JSONEncoder()

@@ -24,6 +24,7 @@ import LoopbackServer
 /// - `/malformed` — answers with a status line that is not HTTP.
 /// - `/hang` — never answers.
 /// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
+/// - `/ledger` — 200, recording the method, body and `Idempotency-Key` of each request (``ledger(_:)``).
 /// - `/events` — server-sent events in awkward pieces (``serveEvents(_:lastEventID:arrival:)``).
 /// - `/blob?size=N&seed=S` — N bytes of ``Blob`` `S`, with `ETag: "vS"` (none with `etag=0`) and a fixed
 ///   `Last-Modified` (with `lastmod=1`); honours `Range: bytes=A-` and `If-Range` (206, or 416 past the
@@ -46,6 +47,7 @@ public final class FaultServer: Sendable {
         var connections: Set<Int32> = []
         var arrivals: [String: [UInt64]] = [:]
         var ranges: [String: [String]] = [:]
+        var ledgers: [String: [LedgerEntry]] = [:]
         var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
         var gates: [String: DispatchSemaphore] = [:]
         var stopped = false
@@ -77,6 +79,16 @@ public final class FaultServer: Sendable {
 
     /// The `Range` field of each request carrying `key` (empty when it had none), in arrival order.
     public func ranges(_ key: String) -> [String] { state.withLock { $0.ranges[key] ?? [] } }
+
+    /// What `/ledger` recorded for `key`, in arrival order.
+    public func ledger(_ key: String) -> [LedgerEntry] { state.withLock { $0.ledgers[key] ?? [] } }
+
+    /// One request `/ledger` recorded.
+    public struct LedgerEntry: Sendable, Equatable, Codable {
+        public let method: String
+        public let body: String
+        public let idempotencyKey: String?
+    }
 
     /// When each request carrying `key` was read, in nanoseconds of `CLOCK_MONOTONIC`.
     public func arrivals(_ key: String) -> [UInt64] { state.withLock { $0.arrivals[key] ?? [] } }
@@ -219,6 +231,16 @@ public final class FaultServer: Sendable {
         if request.path == "/blob" {
             serveBlob(fd, request, arrival: seen, faulty: seen <= times)
             return .close
+        }
+        if request.path == "/ledger" {
+            let entry = LedgerEntry(method: request.method, body: String(decoding: request.body, as: UTF8.self),
+                                    idempotencyKey: request.headers["idempotency-key"])
+            let count = state.withLock { state in
+                state.ledgers[key, default: []].append(entry)
+                return state.ledgers[key]?.count ?? 0
+            }
+            respond(fd, status: 200, body: "recorded \(count)")
+            return .keepOpen
         }
         if request.path == "/events" {
             serveEvents(fd, lastEventID: request.headers["last-event-id"], arrival: seen)
@@ -383,12 +405,15 @@ public final class FaultServer: Sendable {
 
 /// The parts of a request the fault server looks at: path and query. The body is read and dropped.
 struct FaultRequest {
+    let method: String
     let path: String
     let query: [String: String]
     /// Header fields by lowercased name.
     let headers: [String: String]
     /// Body bytes still on the socket (paths that read the body themselves).
     let unreadBody: Int
+    /// The body's first 64 KiB, for paths that keep it (`/ledger`).
+    let body: [UInt8]
 
     static func read(from fd: Int32, buffer: inout [UInt8]) -> FaultRequest? {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
@@ -413,12 +438,14 @@ struct FaultRequest {
         let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         var remaining = length - (buffer.count - headEnd - 4)
+        var body = Array(buffer[(headEnd + 4)...].prefix(min(length, 65536)))
         // `/reset-during-body` answers (with a reset) before reading the body, while the client still sends it;
         // `/gated-upload` reads the body itself.
         let readsBody = target[..<pathEnd] != "/reset-during-body" && target[..<pathEnd] != "/gated-upload"
         while remaining > 0, readsBody {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, remaining), 0) }
             guard count > 0 else { return nil }
+            if body.count < min(length, 65536) { body += chunk[..<min(count, 65536 - body.count)] }
             remaining -= count
         }
         var query: [String: String] = [:]
@@ -428,7 +455,9 @@ struct FaultRequest {
                 query[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
             }
         }
-        return FaultRequest(path: String(target[..<pathEnd]), query: query, headers: headers, unreadBody: readsBody ? 0 : max(0, remaining))
+        let method = lines.first?.split(separator: " ").first.map(String.init) ?? "GET"
+        return FaultRequest(method: method, path: String(target[..<pathEnd]), query: query, headers: headers,
+                            unreadBody: readsBody ? 0 : max(0, remaining), body: body)
     }
 }
 

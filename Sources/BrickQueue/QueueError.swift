@@ -1,0 +1,19 @@
+public import BrickCore
+
+/// Why a request could not be queued, or the queue could not be opened.
+public enum QueueError: Error, Sendable, CustomStringConvertible {
+    /// The database could not be opened, read or written (SQLite's message).
+    case database(String)
+    /// The request could not be built (its body did not encode).
+    case request(BrickError)
+    /// The body cannot outlive the process: a stream (data and files can).
+    case unstorableBody
+
+    public var description: String {
+        switch self {
+        case .database(let message): "the queue's database failed: \(message)"
+        case .request(let error): "the request could not be built: \(error)"
+        case .unstorableBody: "a streamed body cannot be queued: give data or a file"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import BrickCore
+import FoundationEssentials
+
+/// How a queued request is kept in the database: method, URL, fields (as JSON), and the body as bytes or
+/// as a file's path. Its options are not kept: it is sent with the queue's session's options.
+struct StoredRequest {
+    var method: String
+    var url: String
+    var headers: Data
+    var body: Data?
+    var bodyFile: String?
+
+    /// `request` as stored, or `nil` for a body that cannot be (a stream).
+    init?(_ request: TransportRequest) {
+        method = request.method.rawValue
+        url = request.url
+        headers = (try? JSONEncoder().encode(request.headers.map { [$0.name, $0.value] })) ?? Data("[]".utf8)
+        if let requestBody = request.body {
+            if let bytes = requestBody.data {
+                body = bytes
+            } else if requestBody.parts.count == 1, case .file(let path) = requestBody.parts[0] {
+                bodyFile = path
+            } else {
+                return nil
+            }
+        }
+    }
+
+    init(method: String, url: String, headers: Data, body: Data?, bodyFile: String?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.bodyFile = bodyFile
+    }
+
+    /// The request to send, with `options`.
+    func request(options: TransportOptions) -> TransportRequest {
+        let pairs = (try? JSONDecoder().decode([[String]].self, from: headers)) ?? []
+        let fields = HTTPHeaders(pairs.filter { $0.count == 2 }.map { HTTPHeaders.Field(name: $0[0], value: $0[1]) })
+        let requestBody: RequestBody? = if let body { .data(body) } else if let bodyFile { .file(path: bodyFile) } else { nil }
+        return TransportRequest(method: HTTPMethod(method), url: url, headers: fields, body: requestBody, options: options)
+    }
+}

@@ -1,0 +1,137 @@
+@testable import BrickQueue
+import BrickRequest
+import BrickTesting
+import Foundation
+import Glibc
+import Testing
+import TestServers
+
+/// The durable queue against the fault server's ledger, in this process (the restart in a network
+/// namespace is `OutageTests.queuedRequestsSurviveAKilledProcessAndArriveOnceInOrder`).
+@Suite struct DeliveryQueueTests {
+    /// A scratch database path, removed after `body`.
+    static func withDatabase(_ body: (String) async throws -> Void) async throws {
+        let directory = try Paths.scratchDirectory("queue")
+        defer { Paths.removeTree(directory) }
+        try await body(directory + "/queue.sqlite")
+    }
+
+    static func session(_ reachability: ManualReachability) -> Session {
+        var configuration = Session.Configuration()
+        configuration.reachability = reachability
+        return Session(configuration: configuration)
+    }
+
+    /// The next `count` outcomes of `stream`.
+    static func collect(_ count: Int, from stream: AsyncStream<DeliveryOutcome>) async -> [DeliveryOutcome] {
+        var outcomes: [DeliveryOutcome] = []
+        for await outcome in stream {
+            outcomes.append(outcome)
+            if outcomes.count == count { break }
+        }
+        return outcomes
+    }
+
+    @Test func requestsWaitForTheNetworkThenArriveInOrderAndAPostCarriesItsKey() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let reachability = ManualReachability(.unreachable)
+            let queue = try DeliveryQueue(path: path, session: Self.session(reachability))
+            let url = server.baseURL + "/ledger?key=order"
+            var queued: [QueuedRequest] = []
+            for (index, method) in [HTTPMethod.post, .put, .post, .delete, .post].enumerated() {
+                queued.append(try queue.enqueue(TransportRequest(method: method, url: url, body: .data(Data("\(index)".utf8))), label: "n\(index)"))
+            }
+            let outcomes = queue.outcomes()
+            queue.start()
+            #expect(try queue.pending().map(\.id) == queued.map(\.id))
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+            reachability.goOnline()
+            let delivered = await Self.collect(5, from: outcomes)
+            #expect(delivered.map(\.id) == queued.map(\.id))
+            #expect(delivered.allSatisfy { if case .delivered = $0.result { true } else { false } })
+            let ledger = server.ledger("order")
+            #expect(ledger.map(\.body) == ["0", "1", "2", "3", "4"])
+            #expect(ledger.map(\.method) == ["POST", "PUT", "POST", "DELETE", "POST"])
+            #expect(ledger.map(\.idempotencyKey) == queued.map(\.idempotencyKey))
+            #expect(queued.filter { $0.method == .post }.allSatisfy { $0.idempotencyKey != nil })
+            #expect(queued.filter { $0.method != .post }.allSatisfy { $0.idempotencyKey == nil })
+            #expect(try queue.pending().isEmpty)
+        }
+    }
+
+    @Test func theNextQueueOnTheSameFileDeliversWhatTheLastOneLeftAndOnlyOneOpensIt() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let reachability = ManualReachability()
+            do {
+                let first = try DeliveryQueue(path: path, session: Self.session(reachability))
+                try first.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=restart", body: .data(Data("a".utf8))))
+                try first.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=restart", body: .data(Data("b".utf8))))
+                #expect(throws: QueueError.self) { _ = try DeliveryQueue(path: path, session: Self.session(reachability)) }
+            }
+            let next = try DeliveryQueue(path: path, session: Self.session(reachability))
+            #expect(try next.pending().count == 2)
+            let outcomes = next.outcomes()
+            next.start()
+            _ = await Self.collect(2, from: outcomes)
+            #expect(server.ledger("restart").map(\.body) == ["a", "b"])
+        }
+    }
+
+    @Test func cancelledRefusedAndMaybeArrivedRequestsLeaveWithTheirOutcome() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            var rules = DeliveryQueue.defaultRetry
+            rules.breakTime = .milliseconds(10)
+            let queue = try DeliveryQueue(path: path, session: Self.session(ManualReachability()), retry: rules)
+            let refused = try queue.enqueue(TransportRequest(url: server.baseURL + "/status?code=404&key=refused"))
+            let cancelled = try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=cancelled"))
+            let lost = try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/close-after-read?key=lost", body: .data(Data("x".utf8))))
+            let busy = try queue.enqueue(TransportRequest(url: server.baseURL + "/status?code=503&times=1&key=busy"))
+            #expect(throws: QueueError.self) {
+                _ = try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger", body: .stream(BodyStream(AsyncStream<Data> { $0.finish() }, length: nil))))
+            }
+            let outcomes = queue.outcomes()
+            #expect(try queue.cancel(cancelled.id))
+            queue.start()
+            let results = await Self.collect(4, from: outcomes)
+            func result(_ id: Int64) -> DeliveryOutcome.Result? { results.first { $0.id == id }?.result }
+            guard case .cancelled? = result(cancelled.id) else { Issue.record("\(results)"); return }
+            guard case .failed(let error)? = result(refused.id) else { Issue.record("\(results)"); return }
+            #expect(error.response?.head.status == 404)
+            guard case .mayHaveArrived? = result(lost.id) else { Issue.record("\(results)"); return }
+            #expect(server.count("lost") == 1, "a POST that may have arrived is not sent again")
+            guard case .delivered(let response)? = result(busy.id) else { Issue.record("\(results)"); return }
+            #expect(response.head.status == 200)
+            #expect(server.count("cancelled") == 0)
+        }
+    }
+
+    @Test func aPostLeftBeingSentByADeadProcessIsNotSentAgainButAGetIs() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let reachability = ManualReachability()
+            let post: QueuedRequest, get: QueuedRequest
+            do {
+                let dead = try DeliveryQueue(path: path, session: Self.session(reachability))
+                post = try dead.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=dead"))
+                get = try dead.enqueue(TransportRequest(url: server.baseURL + "/ledger?key=dead"))
+            }
+            // What a process killed while sending leaves behind.
+            try SQLiteDatabase(path: path).execute("UPDATE requests SET state = 'sending'")
+            let next = try DeliveryQueue(path: path, session: Self.session(reachability))
+            let outcomes = next.outcomes()
+            next.start()
+            let results = await Self.collect(2, from: outcomes)
+            guard case .mayHaveArrived(nil)? = results.first(where: { $0.id == post.id })?.result else { Issue.record("\(results)"); return }
+            guard case .delivered? = results.first(where: { $0.id == get.id })?.result else { Issue.record("\(results)"); return }
+            #expect(server.ledger("dead").map(\.method) == ["GET"])
+        }
+    }
+}
