@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickQueue
 
 /// The README's example, with the class signature exactly as the README writes it.
 final class GetUser: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, JSONResponseType {
@@ -89,5 +90,16 @@ final class GetFile: Component, GETRequestType, APISessionRequestType, SoftAutoR
     init(size: Int) {
         self.size = size
         super.init()
+    }
+}
+
+/// A reading that may be delivered later: queued on disk, sent in order when the server can be reached.
+final class ReportReading: Component, POSTRequestType, APISessionRequestType, FormURLEncodedBodyType, DeferrableRequestType {
+    let deliveryQueue: DeliveryQueue
+    var URLString: String { demoURL("/users") }
+
+    init(_ reading: Int, queue: DeliveryQueue) {
+        deliveryQueue = queue
+        super.init(parameterBuilder: ParameterBuilder { TextParameter(reading, name: "reading") })
     }
 }

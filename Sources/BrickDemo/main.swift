@@ -1,5 +1,6 @@
 import BrickTransport
 import BrickRequest
+import BrickQueue
 import Dispatch
 import Foundation
 import Glibc
@@ -62,6 +63,37 @@ do {
     print("download failed: \(error)")
 }
 unlink(destination.path)
+
+// A durable queue: requests are on disk before anything is sent, and whoever opens the file next delivers them.
+let queuePath = "/tmp/brick-demo-\(getpid()).sqlite"
+print("\nDeliveryQueue — three readings queued by one queue, delivered by the next one on the same file")
+do {
+    do {
+        let first = try DeliveryQueue(path: queuePath, session: .shared)
+        for reading in 1...3 { try ReportReading(reading, queue: first).enqueue() }
+        print("  queued \(try first.pending().map { "#\($0.id) \($0.label)" }) in \(queuePath)")
+        print("  this queue closes without sending, as a process that ends would")
+    }
+    let next = try DeliveryQueue(path: queuePath, session: .shared)
+    print("  the next queue on the file finds \(try next.pending().count) waiting, and delivers them in order:")
+    let outcomes = next.outcomes()
+    next.start()
+    var ended = 0
+    for await outcome in outcomes {
+        if case .delivered(let response) = outcome.result {
+            print("  delivered #\(outcome.id) \(outcome.label) → HTTP \(response.head.status) \(String(decoding: response.body, as: UTF8.self))")
+        } else {
+            print("  #\(outcome.id): \(outcome.result)")
+        }
+        ended += 1
+        if ended == 3 { break }
+    }
+    next.stop()
+} catch {
+    print("  queue failed: \(error)")
+}
+unlink(queuePath)
+unlink(queuePath + ".lock")
 
 // One-line GETs through a session.
 if let text = try? await Session.shared.string(from: demoURL("/status/200")) {
