@@ -9,6 +9,7 @@ public enum QueueError: Error, Sendable, CustomStringConvertible {
     /// The body cannot outlive the process: a stream (data and files can).
     case unstorableBody
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .database(let message): "the queue's database failed: \(message)"

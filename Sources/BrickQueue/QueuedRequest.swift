@@ -7,7 +7,9 @@ public struct QueuedRequest: Sendable, Equatable, Identifiable {
     public let id: Int64
     /// What queued it (the request class's name, or the label given).
     public let label: String
+    /// Its method.
     public let method: HTTPMethod
+    /// Its URL.
     public let url: String
     /// When it was queued.
     public let queuedAt: Date
@@ -21,7 +23,9 @@ public struct QueuedRequest: Sendable, Equatable, Identifiable {
 public struct DeliveryOutcome: Sendable {
     /// The request's number (``QueuedRequest/id``).
     public let id: Int64
+    /// Its label (``QueuedRequest/label``).
     public let label: String
+    /// How it ended.
     public let result: Result
 
     /// How its delivery ended.

@@ -2,7 +2,9 @@ public import FoundationEssentials
 
 /// One cookie a server set, as a ``CookieJar`` keeps it (RFC 6265).
 public struct Cookie: Sendable, Equatable {
+    /// The cookie's name.
     public var name: String
+    /// Its value, as the server set it.
     public var value: String
     /// The host it belongs to (lowercased, no leading dot).
     public var domain: String

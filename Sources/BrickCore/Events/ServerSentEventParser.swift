@@ -33,7 +33,7 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// The events that `chunk` completes, in order.
-    /// - Throws: ``TransportError`` of kind `responseTooLarge` for a line or an event over ``maxEventSize``.
+    /// - Throws: `TransportError` of kind `responseTooLarge` for a line or an event over ``maxEventSize``.
     public mutating func feed(_ chunk: some Sequence<UInt8>) throws(TransportError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in chunk {

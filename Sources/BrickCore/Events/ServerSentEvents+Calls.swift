@@ -14,6 +14,7 @@ extension Session {
     /// its `text/event-stream` body as parsed events, reconnecting under `retry` (``ServerSentEvents``).
     ///
     /// - Parameters:
+    ///   - request: The request; `Accept: text/event-stream` is added unless it names another type.
     ///   - retry: The retry rules, for opening each connection and for reconnecting. Default is
     ///     ``AutoRetryConfiguration/soft``.
     ///   - maxEventSize: The longest line or event data accepted, in bytes. Default is 1 MiB.

@@ -11,7 +11,9 @@ import BrickTransport
 /// retried, an unreachable host waited for). A `204 No Content` ends the events; a status outside 2xx or
 /// a body that is not `text/event-stream` fails with `.validation`.
 public struct ServerSentEvents: AsyncSequence, Sendable {
+    /// What it yields: parsed events.
     public typealias Element = ServerSentEvent
+    /// What it throws.
     public typealias Failure = BrickError
 
     /// Opens one connection; given the last event ID so far, if any.
@@ -31,7 +33,9 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
 
     /// Reads the events in order; the first call to `next()` opens the first connection.
     public struct Iterator: AsyncIteratorProtocol {
+        /// What it yields: parsed events.
         public typealias Element = ServerSentEvent
+        /// What it throws.
         public typealias Failure = BrickError
 
         let connect: @Sendable (String?) -> ResponseStream
