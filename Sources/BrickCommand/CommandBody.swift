@@ -31,10 +31,10 @@ enum CommandBody: Equatable, Sendable {
             var members: [String] = []
             for item in fields {
                 switch item {
-                case .field(let name, let text): members.append("\(Self.quoted(name)): \(Self.quoted(text))")
+                case .field(let name, let text): members.append("\(QuotedText.json(name)): \(QuotedText.json(text))")
                 case .jsonField(let name, let json):
                     try Self.check(json, what: name + ":=")
-                    members.append("\(Self.quoted(name)): \(json)")
+                    members.append("\(QuotedText.json(name)): \(json)")
                 default: continue
                 }
             }
@@ -53,24 +53,5 @@ enum CommandBody: Equatable, Sendable {
     /// Throws unless `text` is one JSON document.
     private static func check(_ text: String, what: String) throws(UsageError) {
         do { _ = try JSON.parse(Data(text.utf8)) } catch { throw UsageError("\(what): not JSON (\(error))") }
-    }
-
-    /// `text` as a JSON string.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

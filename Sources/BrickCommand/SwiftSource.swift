@@ -147,21 +147,7 @@ struct SwiftSource {
     }
 
     /// A Swift string literal of `text`.
-    static func literal(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: result += "\\u{\(String(scalar.value, radix: 16))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func literal(_ text: String) -> String { QuotedText.swift(text) }
 
     /// A Swift expression for `json`, with numbers exact: integers that fit an `Int64` as literals,
     /// anything else from its text.

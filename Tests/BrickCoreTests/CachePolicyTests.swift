@@ -78,6 +78,16 @@ import Testing
         #expect(CachePolicy.currentAge(skewed, now: Self.generated) == 0)
     }
 
+    /// Found by the `cache` fuzz target: `Age: 9e99999999969999` was read as a floating-point infinity.
+    @Test func anAgeThatIsNotDeltaSecondsIsIgnoredAndAHugeOneIsCapped() {
+        for text in ["9e99999999969999", "inf", "nan", "-5", "1.5", "0x10"] {
+            let stored = entry(["Date": Self.date, "Age": text])
+            #expect(CachePolicy.currentAge(stored, now: Self.generated) == 0, "\(text)")
+        }
+        let huge = entry(["Date": Self.date, "Age": "99999999999999999999"])
+        #expect(CachePolicy.currentAge(huge, now: Self.generated) == 2_147_483_648)
+    }
+
     @Test func freshnessAgainstTheClockAndTheRequestsOwnDirectives() {
         let stored = entry(["Cache-Control": "max-age=60", "Date": Self.date])
         #expect(CachePolicy.isFresh(stored, for: get(), now: Self.generated.addingTimeInterval(59)))

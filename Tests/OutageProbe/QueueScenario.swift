@@ -61,27 +61,18 @@ func queueReader(_ database: String, _ count: Int) async throws {
     let queue = try DeliveryQueue(path: database, session: Session())
     let outcomes = queue.outcomes()
     queue.start()
-    let results = await withTaskGroup(of: [String]?.self) { group in
-        group.addTask {
-            var results: [String] = []
-            for await outcome in outcomes {
-                switch outcome.result {
-                case .delivered(let response): results.append("\(outcome.id):\(response.head.status)")
-                case .failed(let error): results.append("\(outcome.id):failed \(describe(error))")
-                case .mayHaveArrived: results.append("\(outcome.id):mayHaveArrived")
-                case .cancelled: results.append("\(outcome.id):cancelled")
-                }
-                if results.count == count { break }
+    let results = await bounded(seconds: 30) {
+        var results: [String] = []
+        for await outcome in outcomes {
+            switch outcome.result {
+            case .delivered(let response): results.append("\(outcome.id):\(response.head.status)")
+            case .failed(let error): results.append("\(outcome.id):failed \(describe(error))")
+            case .mayHaveArrived: results.append("\(outcome.id):mayHaveArrived")
+            case .cancelled: results.append("\(outcome.id):cancelled")
             }
-            return results
+            if results.count == count { break }
         }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(30))
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
+        return results
     }
     print(results?.joined(separator: " ") ?? "timed out")
 }

@@ -31,18 +31,23 @@ final class OutageCall: Component, RequestType, StringResponseType {
 /// Waits until `reachability` says `wanted` for `host`; `false` after 10 s (a safety bound, never the
 /// expected path).
 func until(_ host: String, is wanted: ReachabilityStatus, _ reachability: any Reachability) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
+    await bounded(seconds: 10) {
+        let changes = reachability.changes()
+        if await reachability.status(of: host) == wanted { return true }
+        for await _ in changes where await reachability.status(of: host) == wanted { return true }
+        return false
+    } ?? false
+}
+
+/// What `work` returns, or `nil` once `seconds` have passed first (a safety bound, never the expected path).
+func bounded<Value: Sendable>(seconds: Int, _ work: @escaping @Sendable () async -> Value) async -> Value? {
+    await withTaskGroup(of: Value?.self) { group in
+        group.addTask { await work() }
         group.addTask {
-            let changes = reachability.changes()
-            if await reachability.status(of: host) == wanted { return true }
-            for await _ in changes where await reachability.status(of: host) == wanted { return true }
-            return false
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
         }
-        group.addTask {
-            try? await Task.sleep(for: .seconds(10))
-            return false
-        }
-        let first = await group.next() ?? false
+        let first = await group.next() ?? nil
         group.cancelAll()
         return first
     }

@@ -64,7 +64,8 @@ enum CachePolicy {
     static func currentAge(_ entry: CachedResponse, now: Date) -> TimeInterval {
         let head = entry.head
         let date = head.headers["Date"].flatMap(HTTPDate.parse) ?? entry.responseTime
-        let ageValue = head.headers["Age"].flatMap { TimeInterval($0.trimmingWhitespace) } ?? 0
+        // delta-seconds only (digits, capped at 2³¹ as RFC 9111 §1.2.2 says): a `9e999` is not an age.
+        let ageValue = TimeInterval(head.headers["Age"].map { CacheControl.deltaSeconds(String($0.trimmingWhitespace)) } ?? 0)
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(date))
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
         let initialAge = max(apparentAge, ageValue + responseDelay)
