@@ -3,7 +3,7 @@ import BrickRequest
 /// The request and response heads of each attempt, as `--verbose` prints them on standard error: the
 /// request as the library handed it to libcurl (`>` lines) and the head that came back (`<` lines), with
 /// secrets redacted.
-struct HeadLines {
+enum HeadLines {
     /// The logger's standard lists, plus any header whose name says it carries a secret (`X-Token`,
     /// `X-Client-Secret`), since a command line is often pasted into a bug report.
     static func redacted(_ name: String, _ value: String) -> String {

@@ -44,7 +44,7 @@ final class ProgressBar: Sendable {
         if terminal, state.withLock({ !$0.lastLine.isEmpty }) { Output.error("\n") }
     }
 
-    /// `[########------------]` for a fraction, `[ ? ]`-like dashes when the total is unknown.
+    /// `[########------------]` for a fraction, `[~~~~~~~~~~~~~~~~~~~~]` when the total is unknown.
     static func bar(_ fraction: Double?, width: Int = 20) -> String {
         guard let fraction else { return "[" + String(repeating: "~", count: width) + "]" }
         let filled = min(width, max(0, Int(fraction * Double(width))))

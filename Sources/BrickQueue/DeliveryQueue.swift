@@ -180,7 +180,8 @@ public final class DeliveryQueue: Sendable {
     // MARK: Delivering
 
     /// Starts delivering, in a task of its own: first the outcome of requests a previous process left being
-    /// sent, then the queue in order, waiting for new requests when it is empty.
+    /// sent, then the queue in order, waiting for new requests when it is empty. The task keeps the queue
+    /// (and its database and lock) open until ``stop()``.
     public func start() {
         loop.withLock { task in
             guard task == nil, let wakes = wakes.withLock({ $0.take() }) else { return }

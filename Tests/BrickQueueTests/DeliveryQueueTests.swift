@@ -45,6 +45,7 @@ import TestServers
             }
             let outcomes = queue.outcomes()
             queue.start()
+            defer { queue.stop() }
             #expect(try queue.pending().map(\.id) == queued.map(\.id))
             var info = stat()
             #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
@@ -77,6 +78,7 @@ import TestServers
             #expect(try next.pending().count == 2)
             let outcomes = next.outcomes()
             next.start()
+            defer { next.stop() }
             _ = await Self.collect(2, from: outcomes)
             #expect(server.ledger("restart").map(\.body) == ["a", "b"])
         }
@@ -99,6 +101,7 @@ import TestServers
             let outcomes = queue.outcomes()
             #expect(try queue.cancel(cancelled.id))
             queue.start()
+            defer { queue.stop() }
             let results = await Self.collect(4, from: outcomes)
             func result(_ id: Int64) -> DeliveryOutcome.Result? { results.first { $0.id == id }?.result }
             guard case .cancelled? = result(cancelled.id) else { Issue.record("\(results)"); return }
@@ -128,6 +131,7 @@ import TestServers
             let next = try DeliveryQueue(path: path, session: Self.session(reachability))
             let outcomes = next.outcomes()
             next.start()
+            defer { next.stop() }
             let results = await Self.collect(2, from: outcomes)
             guard case .mayHaveArrived(nil)? = results.first(where: { $0.id == post.id })?.result else { Issue.record("\(results)"); return }
             guard case .delivered? = results.first(where: { $0.id == get.id })?.result else { Issue.record("\(results)"); return }
