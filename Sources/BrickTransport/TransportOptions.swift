@@ -57,12 +57,31 @@ public struct TransportOptions: Sendable, Equatable {
     /// A Unix domain socket to connect to instead of the URL's host and port (a local daemon: Docker's
     /// `/var/run/docker.sock`). The URL's host still names the server, in `Host`, and its scheme still
     /// decides TLS. No network route is waited for. Default is `nil`: TCP.
-    public var unixSocketPath: String?
+    public var unixSocketPath: String? {
+        get { route?.settings.unixSocketPath }
+        set { changeRoute { $0.unixSocketPath = newValue } }
+    }
     /// The certificate to show a server that asks for one (mutual TLS). Default is `nil`: none.
-    public var clientCertificate: ClientCertificate?
+    public var clientCertificate: ClientCertificate? {
+        get { route?.settings.clientCertificate }
+        set { changeRoute { $0.clientCertificate = newValue } }
+    }
     /// Which proxy requests go through. Default is ``ProxyPolicy/environment``: the one curl's environment
     /// variables name, if any.
-    public var proxy = ProxyPolicy.environment
+    public var proxy: ProxyPolicy {
+        get { route?.settings.proxy ?? .environment }
+        set { changeRoute { $0.proxy = newValue } }
+    }
+
+    /// The three options above, rarely set, kept behind one reference (`nil` when all have their
+    /// defaults), so that the options every request copies stay small.
+    private var route: RouteBox?
+
+    private mutating func changeRoute(_ change: (inout RouteSettings) -> Void) {
+        var settings = route?.settings ?? RouteSettings()
+        change(&settings)
+        route = settings == RouteSettings() ? nil : RouteBox(settings)
+    }
 
     /// Which HTTP versions a transfer may speak.
     public enum HTTPVersionPolicy: Sendable, Equatable {
@@ -75,4 +94,19 @@ public struct TransportOptions: Sendable, Equatable {
 
     /// The default options.
     public init() {}
+}
+
+/// The route options of ``TransportOptions``, together.
+struct RouteSettings: Sendable, Equatable {
+    var unixSocketPath: String?
+    var clientCertificate: ClientCertificate?
+    var proxy = ProxyPolicy.environment
+}
+
+/// ``RouteSettings`` behind a reference; never changed once made (a change makes a new box), so sharing
+/// it between copies of the options is safe.
+final class RouteBox: Sendable, Equatable {
+    let settings: RouteSettings
+    init(_ settings: RouteSettings) { self.settings = settings }
+    static func == (lhs: RouteBox, rhs: RouteBox) -> Bool { lhs.settings == rhs.settings }
 }
