@@ -18,6 +18,14 @@ struct EasyHandle {
         return EasyHandle(raw: raw, errorBuffer: buffer)
     }
 
+    /// Readies a handle that left its multi handle for the idle list: its error message is cleared, and it no
+    /// longer points at its last transfer's header list (freed with that transfer) or at the transfer.
+    func prepareForReuse() {
+        errorBuffer[0] = 0
+        _ = brick_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, nil)
+        _ = brick_easy_setopt_pointer(raw, CURLOPT_PRIVATE, nil)
+    }
+
     /// Frees the handle; it must no longer be in a multi handle.
     func destroy() {
         curl_easy_cleanup(raw)

@@ -3,20 +3,43 @@ import CCurl
 import CCurlShim
 
 extension EasyTransfer {
-    /// Sets every option of the transfer on its new handle (handles are never reused: nothing a previous
-    /// transfer set or left behind can reach this one).
+    /// Sets the transfer's options on its handle: every option on a new handle; on a kept one, whose last
+    /// transfer had the same ``HandleProfile``, only those that belong to this request (the standing ones
+    /// already hold the values this transfer would set).
     ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
-    func configure(receiveBufferSize: Int) throws(TransportError) {
+    func configure(receiveBufferSize: Int, keptHandle: Bool) throws(TransportError) {
+        var setter = OptionSetter(handle: handle.raw)
+        if !keptHandle { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize) }
+        try setRequestOptions(&setter)
+        if let failure = setter.failure {
+            throw TransportError(.other, curlCode: Int(failure.code.rawValue),
+                                 message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
+        }
+    }
+
+    /// The options of this one request: its URL, the pointers back to this transfer, its method and body,
+    /// its header list.
+    private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
+        let request = transfer.request
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        setter.string(CURLOPT_URL, request.url)
+        setter.pointer(CURLOPT_PRIVATE, context)
+        setter.pointer(CURLOPT_PREREQDATA, context)
+        setter.pointer(CURLOPT_WRITEDATA, context)
+        setter.pointer(CURLOPT_HEADERDATA, context)
+        if mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
+        try setMethodAndBody(&setter, request, context: context)
+        headerList = Self.makeHeaderList(request.headers, hasBody: request.body != nil && request.method != .head)
+        setter.pointer(CURLOPT_HTTPHEADER, headerList)
+    }
+
+    /// The options that depend only on the transfer's ``HandleProfile``: set once on a new handle.
+    private func setStandingOptions(_ setter: inout OptionSetter, receiveBufferSize: Int) {
         let request = transfer.request
         let options = request.options
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        var setter = OptionSetter(handle: handle.raw)
-
-        setter.string(CURLOPT_URL, request.url)
         setter.long(CURLOPT_NOSIGNAL, 1)
         setter.pointer(CURLOPT_ERRORBUFFER, handle.errorBuffer)
-        setter.pointer(CURLOPT_PRIVATE, context)
         setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -26,7 +49,6 @@ extension EasyTransfer {
         // One request per transfer: libcurl's own resend on a fresh connection is vetoed here for requests
         // that must not arrive twice (see `willSendRequest`).
         setter.prerequest(CurlCallbacks.prerequest)
-        setter.pointer(CURLOPT_PREREQDATA, context)
         // A proxy's answer to CONNECT is not the response: keep it out of the head.
         setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         if request.needsFreshConnection || !options.reusesConnections { setter.long(CURLOPT_FRESH_CONNECT, 1) }
@@ -38,6 +60,8 @@ extension EasyTransfer {
             setter.long(CURLOPT_LOW_SPEED_LIMIT, max(1, limit))
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)
         }
+        // libcurl reads the receive buffer's size once, when it first allocates it, and then refuses a new
+        // one: this is set only here, on a new handle, with the engine's one size.
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
         setRoute(&setter, options)
         if Self.isHTTPS(request.url) {
@@ -70,22 +94,9 @@ extension EasyTransfer {
         case .stream:
             setter.long(CURLOPT_NOPROGRESS, 0)
             setter.progress(CurlCallbacks.progress)
-            setter.pointer(CURLOPT_XFERINFODATA, context)
         }
-
         setter.callback(CURLOPT_WRITEFUNCTION, CurlCallbacks.write)
-        setter.pointer(CURLOPT_WRITEDATA, context)
         setter.callback(CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
-        setter.pointer(CURLOPT_HEADERDATA, context)
-
-        try setMethodAndBody(&setter, request, context: context)
-        headerList = Self.makeHeaderList(request.headers, hasBody: request.body != nil && request.method != .head)
-        setter.pointer(CURLOPT_HTTPHEADER, headerList)
-
-        if let failure = setter.failure {
-            throw TransportError(.other, curlCode: Int(failure.code.rawValue),
-                                 message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
-        }
     }
 
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or

@@ -11,6 +11,8 @@ final class EasyTransfer {
     let handle: EasyHandle
     let transfer: CurlTransfer
     let mode: CurlTransfer.Mode
+    /// What the handle's standing options were set for: the handle may serve the next transfer that has it.
+    let profile: HandleProfile
     /// Where accepted chunks are announced, so that the consumer is woken after the engine's pass.
     private let flushQueue: FlushQueue
     /// Whether ``flushQueue`` already holds this transfer for the current pass.
@@ -41,9 +43,10 @@ final class EasyTransfer {
     private var reportedUpload: Int64 = -1
     private var reportedDownload: Int64 = -1
 
-    init(handle: EasyHandle, transfer: CurlTransfer, flushQueue: FlushQueue) {
+    init(handle: EasyHandle, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
         self.handle = handle
         self.transfer = transfer
+        self.profile = profile
         self.flushQueue = flushQueue
         self.mode = transfer.mode
         self.hasUpload = transfer.request.body != nil && transfer.request.method != .head

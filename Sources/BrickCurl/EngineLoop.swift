@@ -13,6 +13,8 @@ final class EngineLoop {
     /// The transfers in the multi handle, which this table keeps alive; libcurl hands a finished one back
     /// through its handle's `CURLOPT_PRIVATE`.
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
+    /// Handles kept from transfers that ended well, for the next transfers of the same profile.
+    private var idleHandles: IdleHandles
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     private var batch: [EngineCommand] = []
@@ -27,6 +29,7 @@ final class EngineLoop {
         self.mailbox = mailbox
         self.configuration = configuration
         self.stopped = stopped
+        idleHandles = IdleHandles(capacity: min(configuration.maxConnectionsPerHost, 64))
         wakeup = curl_waitfd(fd: mailbox.wakeupFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
     }
 
@@ -82,14 +85,16 @@ final class EngineLoop {
 
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
-        // A new handle per transfer: a reused one (even after `curl_easy_reset`) keeps state that makes
-        // libcurl refuse options on it, for example the receive buffer of an HTTP/2 transfer.
-        guard let handle = EasyHandle.make() else {
+        // A kept handle of the same profile, never reset (`curl_easy_reset` would return it to defaults that
+        // libcurl then refuses to change, such as the receive buffer after an HTTP/2 transfer), or a new one.
+        let profile = HandleProfile(transfer)
+        let kept = idleHandles.take(matching: profile)
+        guard let handle = kept ?? EasyHandle.make() else {
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
-        let easy = EasyTransfer(handle: handle, transfer: transfer, flushQueue: flushQueue)
+        let easy = EasyTransfer(handle: handle, transfer: transfer, profile: profile, flushQueue: flushQueue)
         do {
-            try easy.configure(receiveBufferSize: configuration.receiveBufferSize)
+            try easy.configure(receiveBufferSize: configuration.receiveBufferSize, keptHandle: kept != nil)
         } catch {
             handle.destroy()
             return deliver(transfer, failure: error)
@@ -116,7 +121,7 @@ final class EngineLoop {
             switch easy.mode {
             case .collect:
                 let body = easy.body
-                remove(easy)
+                remove(easy, keepingHandle: easy.upload == nil)
                 transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
             case .stream:
                 easy.deliverHeadIfNeeded()
@@ -136,12 +141,14 @@ final class EngineLoop {
         }
     }
 
-    /// Takes the transfer out of the multi handle (no callback fires after this) and frees its handle.
-    /// Connections stay in the multi handle's pool for the next transfers.
-    private func remove(_ easy: EasyTransfer) {
+    /// Takes the transfer out of the multi handle (no callback fires after this). Its handle is kept for
+    /// the next transfer of its profile only after a collected transfer that ended well and sent no body
+    /// through the read callback (so it was never paused); any other is freed. Connections stay in the
+    /// multi handle's pool either way.
+    private func remove(_ easy: EasyTransfer, keepingHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        easy.handle.destroy()
+        if keepingHandle { idleHandles.keep(easy.handle, profile: easy.profile) } else { easy.handle.destroy() }
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
@@ -163,6 +170,7 @@ final class EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: failure)
         }
+        idleHandles.drain()
         curl_multi_cleanup(multi)
         stopped.signal()
     }

@@ -136,9 +136,30 @@ import Testing
         #expect(!plain.body.isEmpty)  // the HEAD before it did not leave NOBODY set
     }
 
+    /// On a transport with one connection (and so one kept handle), requests of the same kind follow one
+    /// another on the same handle: each sends its own body and headers, none of the one before.
+    @Test func aKeptHandleSendsOnlyItsOwnRequest() async throws {
+        let server = try httpbin()
+        let single = try oneConnectionTransport()
+        let first = try json(try await send(server.url("/anything"), method: .post, headers: ["X-First": "1", "Content-Type": "text/plain"],
+                                            body: Data("first body".utf8), through: single))
+        let second = try json(try await send(server.url("/anything?n=2"), method: .post, headers: ["Content-Type": "text/plain"],
+                                             body: Data("second".utf8), through: single))
+        #expect(first["data"] as? String == "first body")
+        #expect(second["data"] as? String == "second")
+        #expect(second["url"] as? String == server.url("/anything?n=2"))
+        #expect((second["headers"] as? [String: Any])?["X-First"] == nil)
+        let third = try json(try await send(server.url("/anything"), headers: ["X-Third": "3"], through: single))
+        let fourth = try json(try await send(server.url("/anything"), through: single))
+        #expect((third["headers"] as? [String: Any])?["X-Third"] as? String == "3")
+        #expect((fourth["headers"] as? [String: Any])?["X-Third"] == nil)
+        #expect(fourth["method"] as? String == "GET")
+        #expect(fourth["data"] as? String == "")
+    }
+
     /// A transport that has served a burst of HTTPS (HTTP/2) requests serves a thousand more at once, every
-    /// one of them: a handle that served one transfer is never handed another (libcurl refused options on
-    /// such handles, after an HTTP/2 transfer, with "bad function argument").
+    /// one of them, on handles kept from the bursts before: a kept handle never has its receive buffer set
+    /// again (libcurl refuses that after an HTTP/2 transfer, with "bad function argument").
     @Test func aWarmTransportServesAThousandConcurrentHTTPSRequests() async throws {
         let server = try nginx()
         var options = TransportOptions()
