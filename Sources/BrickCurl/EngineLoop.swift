@@ -121,7 +121,7 @@ final class EngineLoop {
             switch easy.mode {
             case .collect:
                 let body = easy.body
-                remove(easy, keepingHandle: easy.upload == nil)
+                remove(easy, keepingHandle: true)
                 transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
             case .stream:
                 easy.deliverHeadIfNeeded()
@@ -142,9 +142,9 @@ final class EngineLoop {
     }
 
     /// Takes the transfer out of the multi handle (no callback fires after this). Its handle is kept for
-    /// the next transfer of its profile only after a collected transfer that ended well and sent no body
-    /// through the read callback (so it was never paused); any other is freed. Connections stay in the
-    /// multi handle's pool either way.
+    /// the next transfer of its profile only after a collected transfer that ended well (``IdleHandles``
+    /// still refuses one that read its body through the read callback, which may have paused); any other is
+    /// freed. Connections stay in the multi handle's pool either way.
     private func remove(_ easy: EasyTransfer, keepingHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byTransfer[ObjectIdentifier(easy.transfer)] = nil

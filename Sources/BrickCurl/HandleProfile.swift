@@ -13,9 +13,18 @@ struct HandleProfile: Equatable {
     let https: Bool
     let freshConnection: Bool
     let method: HTTPMethod
-    /// Whether a body is sent, always from memory here: a handle that read a body through the read
-    /// callback is not kept.
-    let sendsBody: Bool
+    let body: BodyKind
+
+    /// How the body is handed to libcurl, which decides the options that carry it.
+    enum BodyKind: Equatable {
+        case none
+        /// Copied into libcurl with the request (`CURLOPT_COPYPOSTFIELDS`).
+        case inMemory
+        /// Read through the read callback (files, streams, several parts). Such a handle is never kept: a
+        /// kept handle still holds its last request's copied body, which libcurl would send instead of
+        /// reading the callback.
+        case readThroughCallback
+    }
 
     init(_ transfer: CurlTransfer) {
         let request = transfer.request
@@ -24,6 +33,10 @@ struct HandleProfile: Equatable {
         https = EasyTransfer.isHTTPS(request.url)
         freshConnection = request.needsFreshConnection
         method = request.method
-        sendsBody = request.body != nil
+        body = switch request.body {
+        case nil: .none
+        case let body? where body.data != nil: .inMemory
+        case _?: .readThroughCallback
+        }
     }
 }

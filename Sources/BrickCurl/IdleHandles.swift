@@ -20,9 +20,10 @@ struct IdleHandles {
     }
 
     /// Keeps `handle`, which is in no multi handle and whose last transfer had `profile`; frees the oldest
-    /// idle handle when the list is full.
+    /// idle handle when the list is full. A handle that read its body through the read callback is freed,
+    /// never kept.
     mutating func keep(_ handle: EasyHandle, profile: HandleProfile) {
-        guard capacity > 0 else { return handle.destroy() }
+        guard capacity > 0, profile.body != .readThroughCallback else { return handle.destroy() }
         if idle.count == capacity { idle.removeFirst().handle.destroy() }
         handle.prepareForReuse()
         idle.append((handle, profile))
