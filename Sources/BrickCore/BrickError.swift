@@ -4,10 +4,10 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// code and the OS errno.
     case transport(TransportError)
     /// A response arrived but could not become the requested value; the raw response is kept.
-    case serialization(any Error, response: TransportResponse)
+    indirect case serialization(any Error, response: TransportResponse)
     /// A response arrived but its status or content type is not acceptable (``RequestType/validation``);
     /// the raw response is kept.
-    case validation(ResponseValidationError, response: TransportResponse)
+    indirect case validation(ResponseValidationError, response: TransportResponse)
     /// The request could not be built (its body or parameters failed to encode); nothing was sent.
     case requestEncoding(RequestEncodingError)
     /// An interceptor failed while adapting the request, or refused the response (for example a failed

@@ -7,12 +7,25 @@ public struct TransportResponse: Sendable {
     /// The body, decompressed.
     public var body: Data
     /// Timings, reuse and sizes.
-    public var metrics: TransferMetrics
+    public var metrics: TransferMetrics {
+        get { metricsBox.metrics }
+        set { metricsBox = MetricsBox(newValue) }
+    }
+
+    /// The metrics behind one reference, never changed once made: a response is copied several times on
+    /// its way to the caller (attempt, outcome, result), and its metrics are read far more rarely.
+    private var metricsBox: MetricsBox
 
     /// Creates a response.
     public init(head: ResponseHead, body: Data = Data(), metrics: TransferMetrics = TransferMetrics()) {
         self.head = head
         self.body = body
-        self.metrics = metrics
+        self.metricsBox = MetricsBox(metrics)
     }
+}
+
+/// ``TransferMetrics`` behind a reference; a change makes a new box.
+private final class MetricsBox: Sendable {
+    let metrics: TransferMetrics
+    init(_ metrics: TransferMetrics) { self.metrics = metrics }
 }
