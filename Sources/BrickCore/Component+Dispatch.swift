@@ -12,7 +12,7 @@ extension RequestType where Self: ResponseType {
     /// Sends the request and returns everything about it: the request sent, the raw response with its
     /// metrics, and the serialized result. Never throws: failures are in ``DataResponse/result``.
     public nonisolated(nonsending) func dataResponse() async -> DataResponse<SerializedObject> {
-        await session.run(makePlan(serializer: responseSerializer))
+        await session.run(makePlan(), serializer: responseSerializer)
     }
 }
 
@@ -22,7 +22,7 @@ extension RequestType {
     /// The request goes out when iteration starts, adapted by the session's interceptors; the stream is not
     /// validated or replayed, and the request's retry rules apply until the response head arrives.
     public func stream() -> ResponseStream {
-        session.stream(makePlan(serializer: ResponseSerializer { $0.body }))
+        session.stream(makePlan())
     }
 }
 
@@ -37,11 +37,12 @@ extension ResponseType where Self: Component & RequestType {
     public func response(
         queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DataResponse<SerializedObject>) -> Void
     ) -> Self {
-        let plan = makePlan(serializer: responseSerializer)
+        let plan = makePlan()
+        let serializer = responseSerializer
         let session = self.session
         let queue = queue ?? session.configuration.callbackQueue
         pending = PendingDispatch {
-            let outcome = await session.run(plan)
+            let outcome = await session.run(plan, serializer: serializer)
             queue.async { handler(outcome) }
         }
         return self

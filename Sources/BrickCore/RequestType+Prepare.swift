@@ -19,7 +19,7 @@ extension RequestType {
     }
 
     /// Everything the session needs to run the request, taken from the component now, all `Sendable`.
-    func makePlan<Value>(serializer: ResponseSerializer<Value>) -> DispatchPlan<Value> {
+    func makePlan() -> DispatchPlan {
         let request: Result<TransportRequest, BrickError>
         do { request = .success(try makeTransportRequest()) } catch { request = .failure(error) }
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
@@ -27,13 +27,13 @@ extension RequestType {
         return DispatchPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
-            cacheMode: cacheMode, validation: validation,
-            serializer: serializer, owner: ObjectIdentifier(self))
+            cacheMode: cacheMode, validation: validation, owner: ObjectIdentifier(self))
     }
 }
 
-/// A request ready for the session's pipeline: built once, adapted again on every attempt.
-struct DispatchPlan<Value: Sendable>: Sendable {
+/// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
+/// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
+struct DispatchPlan: Sendable {
     let request: Result<TransportRequest, BrickError>
     let requestType: any Any.Type
     let modifiers: [any RequestModifier]
@@ -43,7 +43,6 @@ struct DispatchPlan<Value: Sendable>: Sendable {
     let idempotency: Idempotency
     let cacheMode: CacheMode
     let validation: ResponseValidation
-    let serializer: ResponseSerializer<Value>
     let owner: ObjectIdentifier?
 }
 
@@ -52,6 +51,6 @@ extension RequestType {
     /// session's and the request's interceptors (headers, tokens). Nothing is sent.
     /// - Throws: ``BrickError/requestEncoding(_:)`` or ``BrickError/interceptor(_:)``.
     public nonisolated(nonsending) func adaptedRequest() async throws(BrickError) -> TransportRequest {
-        try await session.firstAttemptRequest(makePlan(serializer: ResponseSerializer { $0.body }))
+        try await session.firstAttemptRequest(makePlan())
     }
 }

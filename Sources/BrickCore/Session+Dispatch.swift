@@ -18,7 +18,7 @@ extension Session {
     /// rules apply until the response head arrives. The events up to the head are read ahead and handed on
     /// first, so that nothing reaches the caller from an attempt that failed; after the head, a failure ends
     /// the stream.
-    func stream<Value>(_ plan: DispatchPlan<Value>) -> ResponseStream {
+    func stream(_ plan: DispatchPlan) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
             let base = try plan.request.get()
             let interceptors = self.interceptors(for: plan)

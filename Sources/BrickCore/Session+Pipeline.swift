@@ -1,23 +1,41 @@
 extension Session {
     /// Runs `plan` through the pipeline until it ends: interceptors adapt the request, the transport sends
-    /// it, interceptors process the outcome (and may replay it), validation and serialization turn it into
+    /// it, interceptors process the outcome (and may replay it), validation and `serializer` turn it into
     /// a value, and error handlers may replace a failure or retry. Never throws: the outcome is in the result.
-    func run<Value>(_ plan: DispatchPlan<Value>) async -> DataResponse<Value> {
+    ///
+    /// Only this wrapper knows `Value`: the pipeline under it is compiled once, not looked up by type at
+    /// run time for every request.
+    func run<Value>(_ plan: DispatchPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+        var value: Value?
+        let outcome = await run(plan) { response throws(BrickError) in value = try serializer.serialize(response) }
+        let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
+            .success(value)
+        } else {
+            .failure(.transport(.cancelled))  // not reached: a call that succeeded has its value
+        }
+        var response = DataResponse(request: outcome.request, response: outcome.response, result: result, attempts: outcome.attempts)
+        response.cacheStatus = outcome.cacheStatus
+        return response
+    }
+
+    /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
+    /// makes (the result here only says whether it failed).
+    private func run(_ plan: DispatchPlan, serialize: Serialize) async -> DataResponse<Void> {
         var base: TransportRequest
         switch plan.request {
         case .success(let request): base = request
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
-        guard let cache = configuration.responseCache else { return await run(plan, base: base, cacheStep: nil) }
+        guard let cache = configuration.responseCache else { return await run(plan, base: base, cacheStep: nil, serialize) }
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
-            let outcome = await run(plan, base: base, cacheStep: nil)
+            let outcome = await run(plan, base: base, cacheStep: nil, serialize)
             if !base.method.isSafe, outcome.error == nil { await cache.removeResponse(for: CacheStep.key(for: base.url)) }
             return outcome
         }
         switch await step.lookup(base) {
         case .answer(let entry):
             let response = TransportResponse(head: entry.head, body: entry.body)
-            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan))
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = .hit
             return outcome
         case .notCached:
@@ -25,25 +43,23 @@ extension Session {
         case .send(let conditional):
             base.headers.merge(conditional)
         }
-        var outcome = await run(plan, base: base, cacheStep: step)
+        var outcome = await run(plan, base: base, cacheStep: step, serialize)
         outcome.cacheStatus = step.status
         return outcome
     }
 
+    /// Turns a response into the caller's value, kept by the closure; throws what serialization threw.
+    typealias Serialize = (TransportResponse) throws(BrickError) -> Void
+
     /// The pipeline's attempts (``runAttempts(_:base:_:)``), with `cacheStep` (if any) storing answers and
     /// swapping `304`s.
-    private func run<Value>(_ plan: DispatchPlan<Value>, base: TransportRequest, cacheStep: CacheStep?) async -> DataResponse<Value> {
+    private func run(_ plan: DispatchPlan, base: TransportRequest, cacheStep: CacheStep?, _ serialize: Serialize) async -> DataResponse<Void> {
         let interceptors = interceptors(for: plan)
-        var value: Value?
         let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous in
             let context = context(for: plan, request: base, attempt: number, previousAttempts: previous)
-            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context, value: &value)
+            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context, serialize)
         }
-        let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
-            .success(value)
-        } else {
-            .failure(.transport(.cancelled))  // not reached: an attempt that is done has its value
-        }
+        let result: Result<Void, BrickError> = if let error = outcome.error { .failure(error) } else { .success(()) }
         return DataResponse(request: outcome.last?.sent, response: outcome.last?.response, result: result, attempts: outcome.records)
     }
 
@@ -55,8 +71,8 @@ extension Session {
     }
 
     /// The context of attempt number `attempt` of `plan`, whose request is `request`.
-    func context<Value>(
-        for plan: DispatchPlan<Value>, request: TransportRequest, attempt: Int = 1, previousAttempts: [AttemptRecord] = []
+    func context(
+        for plan: DispatchPlan, request: TransportRequest, attempt: Int = 1, previousAttempts: [AttemptRecord] = []
     ) -> RequestContext {
         RequestContext(
             requestType: plan.requestType, attempt: attempt, previousAttempts: previousAttempts,
@@ -65,12 +81,12 @@ extension Session {
     }
 
     /// The session's and the plan's interceptors, in running order.
-    func interceptors<Value>(for plan: DispatchPlan<Value>) -> [any Interceptor] {
+    func interceptors(for plan: DispatchPlan) -> [any Interceptor] {
         (configuration.interceptors + plan.interceptors).inRunningOrder()
     }
 
     /// `plan`'s request as its first attempt sends it: built, then adapted (for streams and inspection).
-    func firstAttemptRequest<Value>(_ plan: DispatchPlan<Value>) async throws(BrickError) -> TransportRequest {
+    func firstAttemptRequest(_ plan: DispatchPlan) async throws(BrickError) -> TransportRequest {
         try await adapt(interceptors(for: plan), context: context(for: plan, request: try plan.request.get()))
     }
 
@@ -87,9 +103,9 @@ extension Session {
     /// One attempt of a collected call: adapt, send (through the cache step), process (interceptors in
     /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
     /// replace the error, recover with a response, or retry).
-    private func attempt<Value>(
-        _ plan: DispatchPlan<Value>, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
-        value: inout Value?
+    private func attempt(
+        _ plan: DispatchPlan, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
+        _ serialize: Serialize
     ) async -> Attempt {
         var context = context
         var outcome: ResponseOutcome
@@ -110,20 +126,19 @@ extension Session {
             case .replay(let reason): return ended(.again(reason: reason, delay: .zero, error: outcome.error))
             }
         }
-        var result = Self.validateAndSerialize(outcome, plan)
+        var result = Self.validateAndSerialize(outcome, plan, serialize)
         if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty {
             switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
             case .unhandled: break
             case .fail(let replacement): result = .failure(replacement)
             case .recover(let response):
                 outcome = .success(response)
-                result = Self.serialize(response, plan)
+                result = Self.serialize(response, serialize)
             case .retry(let delay, let reason): return ended(.again(reason: reason, delay: delay, error: error))
             }
         }
         switch result {
-        case .success(let produced):
-            value = produced
+        case .success:
             return ended(.done)
         case .failure(let error): return ended(.failed(error))
         }
@@ -133,17 +148,18 @@ extension Session {
         do { return .success(try await transfer(request, ownerID: owner)) } catch { return .failure(error) }
     }
 
-    static func validateAndSerialize<Value>(_ outcome: ResponseOutcome, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
+    private static func validateAndSerialize(_ outcome: ResponseOutcome, _ plan: DispatchPlan, _ serialize: Serialize) -> Result<Void, BrickError> {
         switch outcome {
         case .failure(let error): return .failure(error)
         case .success(let response):
             do { try plan.validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
-            return serialize(response, plan)
+            return Self.serialize(response, serialize)
         }
     }
 
-    private static func serialize<Value>(_ response: TransportResponse, _ plan: DispatchPlan<Value>) -> Result<Value, BrickError> {
-        do { return .success(try plan.serializer.serialize(response)) } catch { return .failure(error) }
+    private static func serialize(_ response: TransportResponse, _ serialize: Serialize) -> Result<Void, BrickError> {
+        do throws(BrickError) { try serialize(response) } catch { return .failure(error) }
+        return .success(())
     }
 }
 

@@ -32,7 +32,9 @@ extension Session {
         for request: TransportRequest, retry: AutoRetryConfiguration = .none, idempotency: Idempotency = .byMethod,
         validation: ResponseValidation = .none, owner: Component? = nil
     ) async -> DataResponse<TransportResponse> {
-        await run(plan(for: request, retry: retry, idempotency: idempotency, validation: validation, owner: owner))
+        await run(
+            plan(for: request, retry: retry, idempotency: idempotency, validation: validation, owner: owner),
+            serializer: ResponseSerializer { $0 })
     }
 
     /// Streams `request`'s events (head, body chunks, end) as they arrive, with back-pressure.
@@ -50,7 +52,7 @@ extension Session {
     func plan(
         for request: TransportRequest, retry: AutoRetryConfiguration, idempotency: Idempotency,
         validation: ResponseValidation, owner: Component?
-    ) -> DispatchPlan<TransportResponse> {
+    ) -> DispatchPlan {
         var prepared = request
         prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
         prepared.headers = configuration.headersSent(to: prepared.url)
@@ -60,7 +62,7 @@ extension Session {
         return DispatchPlan(
             request: .success(prepared), requestType: TransportRequest.self, modifiers: [], interceptors: [],
             requestLogging: nil, autoRetryConfiguration: retry, idempotency: idempotency, cacheMode: .default,
-            validation: validation, serializer: ResponseSerializer { $0 }, owner: owner.map(ObjectIdentifier.init))
+            validation: validation, owner: owner.map(ObjectIdentifier.init))
     }
 }
 

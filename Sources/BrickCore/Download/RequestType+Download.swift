@@ -18,6 +18,6 @@ extension RequestType {
     public nonisolated(nonsending) func download(
         to destination: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(BrickError) -> DownloadResult {
-        try await session.download(makePlan(serializer: ResponseSerializer { $0.body }), to: destination.path, progress: progress)
+        try await session.download(makePlan(), to: destination.path, progress: progress)
     }
 }

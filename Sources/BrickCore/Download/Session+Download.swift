@@ -4,8 +4,8 @@ extension Session {
     /// Downloads `plan`'s request to `destination`: streamed to `<destination>.part`, resumed with a range
     /// request after a failure the retry rules allow (and in a later call, even in another process), and
     /// moved into place only when complete.
-    func download<Value>(
-        _ plan: DispatchPlan<Value>, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
+    func download(
+        _ plan: DispatchPlan, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(BrickError) -> DownloadResult {
         let base = try plan.request.get()
         let file: PartialFile

@@ -5,7 +5,7 @@ extension RequestType {
     ///
     /// - Parameter maxEventSize: The longest line or event data accepted, in bytes. Default is 1 MiB.
     public func serverSentEvents(maxEventSize: Int = 1 << 20) -> ServerSentEvents {
-        ServerSentEvents(plan: makePlan(serializer: ResponseSerializer { $0.body }), session: session, maxEventSize: maxEventSize)
+        ServerSentEvents(plan: makePlan(), session: session, maxEventSize: maxEventSize)
     }
 }
 
@@ -37,7 +37,7 @@ extension ResponseStream {
 extension ServerSentEvents {
     /// Events of `plan`'s request, sent with `Accept: text/event-stream` (unless it names another), each
     /// reconnection with `Last-Event-ID`; reconnecting only when the request may be sent twice.
-    init<Value>(plan: DispatchPlan<Value>, session: Session, maxEventSize: Int) {
+    init(plan: DispatchPlan, session: Session, maxEventSize: Int) {
         let accepting = plan.withHeaders { if $0["Accept"] == nil { $0["Accept"] = "text/event-stream" } }
         let repeatable = (try? plan.request.get())?.mayBeSentTwice ?? false
         self.init(
@@ -60,6 +60,6 @@ extension DispatchPlan {
             },
             requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
-            validation: validation, serializer: serializer, owner: owner)
+            validation: validation, owner: owner)
     }
 }
