@@ -9,7 +9,7 @@ extension RequestType {
     /// - Throws: ``BrickError/requestEncoding(_:)`` when the body cannot be encoded.
     public func makeTransportRequest() throws(BrickError) -> TransportRequest {
         let url = URLString
-        var headers = session.configuration.headersSent(to: url)
+        var headers = session.headersSent(to: url)
         headers.merge(self.headers)
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         var request = TransportRequest(method: method, url: url, headers: headers, options: transportOptions)
@@ -33,7 +33,10 @@ extension RequestType {
 
 /// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
 /// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
-struct DispatchPlan: Sendable {
+///
+/// A class, never changed once made: the pipeline's steps and closures each hold the plan, and sharing one
+/// costs a reference count where copying its dozen references cost a dozen.
+final class DispatchPlan: Sendable {
     let request: Result<TransportRequest, BrickError>
     let requestType: any Any.Type
     let modifiers: [any RequestModifier]
@@ -44,6 +47,23 @@ struct DispatchPlan: Sendable {
     let cacheMode: CacheMode
     let validation: ResponseValidation
     let owner: ObjectIdentifier?
+
+    init(
+        request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
+        interceptors: [any Interceptor], requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration,
+        idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, owner: ObjectIdentifier?
+    ) {
+        self.request = request
+        self.requestType = requestType
+        self.modifiers = modifiers
+        self.interceptors = interceptors
+        self.requestLogging = requestLogging
+        self.autoRetryConfiguration = autoRetryConfiguration
+        self.idempotency = idempotency
+        self.cacheMode = cacheMode
+        self.validation = validation
+        self.owner = owner
+    }
 }
 
 extension RequestType {

@@ -57,7 +57,7 @@ extension RequestType {
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
     public var idempotency: Idempotency { .byMethod }
     public var cacheMode: CacheMode { .default }
-    public var transportOptions: TransportOptions { session.configuration.transportOptions }
+    public var transportOptions: TransportOptions { session.configuredTransportOptions }
     public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
         try ParameterEncoding.methodDependent(parameterBuilder, into: &request)
     }

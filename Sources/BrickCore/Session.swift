@@ -119,6 +119,11 @@ public final class Session: Sendable {
     /// ``Configuration/reachability``, or the session's default.
     public var reachability: any Reachability { madeReachability.value }
 
+    /// The configuration's transport options and headers, read in place: a request reaches its session
+    /// through a getter, and reading `configuration` from what it returns copies the whole configuration.
+    var configuredTransportOptions: TransportOptions { configuration.transportOptions }
+    func headersSent(to url: String) -> HTTPHeaders { configuration.headersSent(to: url) }
+
     /// How many requests are running now.
     public var runningRequestCount: Int { registry.count }
 
