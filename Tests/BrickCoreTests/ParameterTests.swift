@@ -6,6 +6,25 @@ import Testing
         #expect(PercentEncoding.encode("a b+c&d=e/f?g#h%") == "a%20b%2Bc%26d%3De%2Ff%3Fg%23h%25")
         #expect(PercentEncoding.encode("é✓") == "%C3%A9%E2%9C%93")
         #expect(PercentEncoding.encode("AZaz09-._~") == "AZaz09-._~")
+        #expect(PercentEncoding.encode("") == "")
+    }
+
+    /// Every scalar up to U+07FF and a few longer ones, alone and inside unreserved text, against the
+    /// definition written out byte by byte.
+    @Test func percentEncodingMatchesItsDefinitionForEveryByte() {
+        func reference(_ text: String) -> String {
+            text.utf8.map { byte -> String in
+                let unreserved = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
+                return unreserved ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }.joined()
+        }
+        let scalars = (0...0x7FF).compactMap(UnicodeScalar.init) + ["\u{FFFD}", "\u{1F600}", "\u{10FFFF}"]
+        for scalar in scalars {
+            for text in [String(scalar), "ab" + String(scalar) + "~z", String(repeating: String(scalar), count: 40)] {
+                #expect(PercentEncoding.encode(text) == reference(text), "\(scalar.value)")
+            }
+        }
     }
 
     @Test func encodesEveryValueKind() {
