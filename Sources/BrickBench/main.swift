@@ -16,17 +16,21 @@ import Glibc
 // The referee's other scenarios: S3m (N sequential 1 MiB downloads, streamed like S3), and over TLS H1 (S1 on
 // HTTP/1.1), H2 (S2 over one HTTP/2 connection) and H3 (S1 with a new connection, and a full handshake, for
 // every request); BENCH_CA_FILE names the CA bundle to trust (see Requests.swift).
+//
+// S1transport, S1handoff and S1inline are S1 with parts of the path left out (see Layers.swift).
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0,
-    ["S1", "S2", "S3", "S3m", "S4", "S5", "S5direct", "S5json", "S5jsoncodable", "H1", "H2", "H3"].contains(arguments[1])
+    ["S1", "S2", "S3", "S3m", "S4", "S5", "S5direct", "S5json", "S5jsoncodable", "H1", "H2", "H3",
+     "S1transport", "S1handoff", "S1inline"].contains(arguments[1])
 else {
-    warn("usage: brick-bench S1|S2|S3|S3m|S4|S5|S5direct|S5json|S5jsoncodable|H1|H2|H3 URL N [CONCURRENCY]")
+    warn("usage: brick-bench S1|S2|S3|S3m|S4|S5|S5direct|S5json|S5jsoncodable|H1|H2|H3|S1transport|S1handoff|S1inline URL N [CONCURRENCY]")
     exit(2)
 }
 let direct = arguments[1] == "S5direct" || arguments[1] == "S5jsoncodable"
 let untyped = arguments[1] == "S5json" || arguments[1] == "S5jsoncodable"
-let scenario = arguments[1].hasPrefix("S5") ? (untyped ? "S5json" : "S5") : arguments[1]
+let layer = ["S1transport": "brick-transport", "S1handoff": "brick-handoff", "S1inline": "brick-inline"][arguments[1]]
+let scenario = arguments[1].hasPrefix("S5") ? (untyped ? "S5json" : "S5") : (layer == nil ? arguments[1] : "S1")
 let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
 
@@ -119,8 +123,21 @@ func decoded(_ n: Int, direct: Bool) async -> Tally {
     return tally
 }
 
+let layerTransport = arguments[1] == "S1transport" ? CurlTransport() : nil
+func timed(_ n: Int) async -> Tally {
+    if let layerTransport { return await transportOnly(n, url: url, transport: layerTransport) }
+    if layer != nil { return await layered(n, url: url) }
+    switch scenario {
+    case "S2", "H2": return await concurrent(n, width: concurrency)
+    case "S3", "S3m": return await streamed(n)
+    case "S5", "S5json": return await decoded(n, direct: direct)
+    default: return await sequential(n, post: scenario == "S4", url: url)
+    }
+}
+
 // Warm-up, as the other clients do it.
 switch scenario {
+case _ where layer != nil: _ = await timed(100)
 case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
 case "H2":
     _ = await sequential(1, post: false, url: url)  // the one connection, before 64 ask for it at once
@@ -134,15 +151,9 @@ default: _ = await sequential(100, post: scenario == "S4", url: url)
 
 let (cpuStart, _) = cpuSeconds()
 let start = ContinuousClock.now
-let tally: Tally
-switch scenario {
-case "S2", "H2": tally = await concurrent(count, width: concurrency)
-case "S3", "S3m": tally = await streamed(count)
-case "S5", "S5json": tally = await decoded(count, direct: direct)
-default: tally = await sequential(count, post: scenario == "S4", url: url)
-}
+let tally = await timed(count)
 let wall = ContinuousClock.now - start
 let (cpuEnd, maxRSS) = cpuSeconds()
-printResult(client: direct ? "jsondecoder" : "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
+printResult(client: direct ? "jsondecoder" : layer ?? "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
             cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors)
 exit(tally.errors == 0 ? 0 : 1)
