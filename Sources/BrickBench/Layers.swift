@@ -1,6 +1,7 @@
 import BenchSupport
 import BrickRequest
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 // S1's layers: the same sequential GET measured with parts of the path left out, for the account of where a
@@ -44,7 +45,8 @@ final class Answerer: Sendable {
     private let posted = DispatchSemaphore(value: 0)
 
     init() {
-        Thread.detachNewThread { [self] in
+        // A queue of its own, and so a thread of its own, that it never gives back.
+        DispatchQueue(label: "brick-bench.answerer").async { [self] in
             var batch: [UnsafeContinuation<TransportResponse, Never>] = []
             while true {
                 posted.wait()

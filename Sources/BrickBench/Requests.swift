@@ -1,5 +1,5 @@
 import BrickRequest
-import Foundation
+import FoundationEssentials
 
 /// The benchmark's session: default pool (64 connections per host), default options, except what the
 /// referee's HTTPS scenarios ask for: its CA (`BENCH_CA_FILE`, through the library's own CA option),
