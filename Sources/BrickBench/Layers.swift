@@ -5,7 +5,7 @@ import FoundationEssentials
 import Synchronization
 
 // S1's layers: the same sequential GET measured with parts of the path left out, for the account of where a
-// request's CPU goes (Docs/Performance.md, "Where the rest goes: S1 layer by layer").
+// request's CPU goes (Docs/Performance.md, "After step 7: S1 layer by layer").
 //   S1transport  S1's request, with the session's headers and options, straight to the libcurl transport:
 //                no session, no bricks (client=brick-transport).
 //   S1handoff    S1's brick and session on a transport that answers from a thread of its own, as the engine
