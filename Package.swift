@@ -63,8 +63,10 @@ let package = Package(
         .target(name: "CNetlink"),
         // Reachability on Linux: an rtnetlink monitor and a per-host route check.
         .target(name: "BrickReachability", dependencies: ["BrickTransport", "CNetlink"], swiftSettings: strict),
+        // The public suffix list of the system's libpsl (Debian's libpsl-dev), for the cookie jar's Domain check.
+        .target(name: "CPublicSuffix", linkerSettings: [.linkedLibrary("psl")]),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickTransport"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickTransport", "CPublicSuffix"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
@@ -150,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "BrickObservabilityTests",
             dependencies: [
-                "BrickObservability", "BrickTesting", .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                "BrickObservability", "BrickTesting", "BrickRequest", "TestServers",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictTests),

@@ -50,18 +50,7 @@ public struct Redaction: Sendable {
     }
 
     /// `url` with the password of `scheme://user:password@host` replaced.
-    static func withoutPassword(_ url: String) -> String {
-        // Only a `://` that ends a scheme at the start counts: one inside the path or query is not an authority.
-        guard let colon = url.firstIndex(of: ":"), !url[..<colon].isEmpty,
-            url[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
-            url[colon...].hasPrefix("://")
-        else { return url }
-        let schemeEnd = colon..<url.index(colon, offsetBy: 3)
-        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
-        let authority = url[schemeEnd.upperBound..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return url }
-        return url[..<authority.index(after: colon)] + placeholder + url[at...]
-    }
+    static func withoutPassword(_ url: String) -> String { URLPassword.redacted(url) }
 
     /// `text` with `%XX` escapes decoded (invalid ones kept as they are).
     static func percentDecoded(_ text: Substring) -> String {

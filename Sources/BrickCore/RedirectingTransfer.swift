@@ -22,12 +22,16 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private let transport: any Transport
     private let first: TransportRequest
     private let cookies: CookieJar?
+    /// The caller's own `Cookie` field, without the jar's cookies the session added after it: what a hop
+    /// within the first hop's origin carries again, before the jar's cookies for that hop's URL.
+    private let callerCookie: String?
     private let state = Locked(State())
 
     init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil) {
         self.transport = transport
         self.first = request
         self.cookies = cookies
+        callerCookie = cookies.flatMap { jar in request.headers["Cookie"].flatMap { jar.callersPart(of: $0, for: request.url) } }
     }
 
     func response() async throws(TransportError) -> TransportResponse {
@@ -73,8 +77,9 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private func begin(_ request: TransportRequest, hop: Int) throws(TransportError) -> any TransportTransfer {
         var request = request
         if hop > 0, let cookies {
-            // The rule kept or dropped the first hop's cookies by origin; the jar knows this URL's own.
-            request.headers["Cookie"] = nil
+            // The rule kept the caller's fields within the first hop's origin and dropped them beyond it: where
+            // it kept them, the caller's own cookies go again; the jar's are this URL's own.
+            request.headers["Cookie"] = request.headers["Cookie"] == nil ? nil : callerCookie
             cookies.attach(to: &request)
         }
         let transfer = transport.makeTransfer(for: request)

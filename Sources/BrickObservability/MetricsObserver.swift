@@ -3,7 +3,8 @@ public import CoreMetrics
 
 /// Request metrics through swift-metrics, after OpenTelemetry's HTTP client conventions:
 /// - `http.client.request.duration` (a timer): each call, all attempts and waits, with dimensions
-///   `http.request.method`, `server.address` and `http.response.status_code` (or `error.type`);
+///   `http.request.method` (`_OTHER` for a method the conventions do not list), `server.address` and
+///   `http.response.status_code` (or `error.type`);
 /// - `http.client.active_requests` (a meter): calls running now, by method and server;
 /// - `http.client.retries` (a counter): attempts after the first, by method and server.
 ///
@@ -16,7 +17,7 @@ public struct MetricsObserver: CallObserver {
     public init(factory: (any MetricsFactory)? = nil) { self.factory = factory }
 
     public func observeCall(_ call: ObservedCall, _ body: () async -> CallEnd) async -> CallEnd {
-        var dimensions = [("http.request.method", call.method.rawValue)]
+        var dimensions = [("http.request.method", call.method.conventionsLabel)]
         if let host = TransportRequest.host(of: call.url) { dimensions.append(("server.address", host)) }
         let active = Meter(label: "http.client.active_requests", dimensions: dimensions, factory: metricsFactory)
         active.increment()

@@ -5,7 +5,8 @@ public import Tracing
 /// One span per call and one per attempt, through swift-distributed-tracing, with attributes after
 /// OpenTelemetry's HTTP client conventions.
 ///
-/// - The call's span (kind `internal`, named `GET GetUser`): `http.request.method`, `url.full` (redacted),
+/// - The call's span (kind `internal`, named `GET GetUser`; `HTTP GetUser` for a method the conventions do
+///   not list): `http.request.method` (`_OTHER` for such a method, with `http.request.method_original`), `url.full` (redacted),
 ///   `server.address`, `brick.request`, then `http.response.status_code`, `brick.attempts` and, on failure,
 ///   `error.type` and an error status.
 /// - Each attempt's span (kind `client`, named by the method), a child of the call's: the same request
@@ -27,7 +28,7 @@ public struct TracingObserver<T: Tracer>: CallObserver {
     }
 
     public func observeCall(_ call: ObservedCall, _ body: () async -> CallEnd) async -> CallEnd {
-        await tracer.withSpan("\(call.method.rawValue) \(call.requestName)", ofKind: .internal) { span in
+        await tracer.withSpan("\(call.method.spanName) \(call.requestName)", ofKind: .internal) { span in
             describe(call, on: span)
             span.attributes["brick.request"] = call.requestName
             let end = await body()
@@ -39,7 +40,7 @@ public struct TracingObserver<T: Tracer>: CallObserver {
     }
 
     public func observeAttempt(_ attempt: ObservedAttempt, _ body: () async -> AttemptEnd) async -> AttemptEnd {
-        await tracer.withSpan(attempt.call.method.rawValue, ofKind: .client) { span in
+        await tracer.withSpan(attempt.call.method.spanName, ofKind: .client) { span in
             describe(attempt.call, on: span)
             if attempt.number > 1 { span.attributes["http.request.resend_count"] = attempt.number - 1 }
             let end = await body()
@@ -53,7 +54,8 @@ public struct TracingObserver<T: Tracer>: CallObserver {
     }
 
     private func describe(_ call: ObservedCall, on span: some Span) {
-        span.attributes["http.request.method"] = call.method.rawValue
+        span.attributes["http.request.method"] = call.method.conventionsLabel
+        if call.method.conventionsLabel != call.method.rawValue { span.attributes["http.request.method_original"] = call.method.rawValue }
         span.attributes["url.full"] = redaction.url(call.url)
         if let host = TransportRequest.host(of: call.url) { span.attributes["server.address"] = host }
     }
@@ -80,4 +82,9 @@ extension BrickError {
         case .shutDown: "shutDown"
         }
     }
+}
+
+extension HTTPMethod {
+    /// A span's name for the method: the method, or `HTTP` for one the conventions do not list.
+    fileprivate var spanName: String { conventionsLabel == rawValue ? rawValue : "HTTP" }
 }

@@ -16,6 +16,16 @@ public struct ClientCertificate: Sendable, Equatable {
     }
 }
 
+extension ClientCertificate: CustomReflectable {
+    /// What `dump()` and debuggers show: the paths, with the passphrase hidden.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "certificatePath": certificatePath, "keyPath": keyPath as Any,
+            "keyPassword": keyPassword.map { _ in URLPassword.placeholder } as Any,
+        ])
+    }
+}
+
 extension ClientCertificate: CustomStringConvertible {
     /// The paths, and whether a passphrase is set (not the passphrase).
     public var description: String {

@@ -59,9 +59,28 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
     /// Makes room for `count` fields in all, so that adding them one by one allocates once.
     public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
-    /// Sets every field of `other`, replacing fields of the same name here.
+    /// Sets every field of `other`, replacing fields of the same name here: every field of `other` is
+    /// kept, repeated names included, in its order (the first one where the replaced field stood, the rest
+    /// after it).
     public mutating func merge(_ other: HTTPHeaders) {
-        for field in other.fields { self[field.name] = field.value }
+        guard !other.isEmpty else { return }
+        guard !isEmpty else { return self = other }
+        var merged: [Field] = []
+        merged.reserveCapacity(fields.count + other.count)
+        var placed = [Bool](repeating: false, count: other.count)
+        for field in fields {
+            guard let first = other.fields.firstIndex(where: { Self.sameName($0.name, field.name) }) else {
+                merged.append(field)
+                continue
+            }
+            guard !placed[first] else { continue }
+            for index in other.fields.indices where !placed[index] && Self.sameName(other.fields[index].name, field.name) {
+                merged.append(other.fields[index])
+                placed[index] = true
+            }
+        }
+        for index in other.fields.indices where !placed[index] { merged.append(other.fields[index]) }
+        fields = merged
     }
 
     /// Whether there are no fields.

@@ -44,9 +44,19 @@ public struct Proxy: Sendable, Equatable {
     }
 }
 
-extension Proxy: CustomStringConvertible {
-    /// The URL, and whether credentials are set (not the password).
-    public var description: String { "Proxy(\(url)" + (username == nil ? ")" : ", user \(username ?? ""))") }
+extension Proxy: CustomStringConvertible, CustomReflectable {
+    /// The URL (a password in its user info hidden), and the user when credentials are set (not the password).
+    public var description: String {
+        "Proxy(\(URLPassword.redacted(url))" + (username == nil ? ")" : ", user \(username ?? ""))")
+    }
+
+    /// What `dump()` and debuggers show: every property, with the password (and one in the URL) hidden.
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "url": URLPassword.redacted(url), "username": username as Any,
+            "password": password.map { _ in URLPassword.placeholder } as Any, "bypass": bypass,
+        ])
+    }
 }
 
 extension StringProtocol {

@@ -1,4 +1,6 @@
 import BrickCore
+import BrickRequest
+import TestServers
 import BrickObservability
 import BrickTesting
 import Foundation
@@ -91,5 +93,29 @@ struct ObservabilityTests {
             "http.client.request.duration",
             [("http.request.method", "GET"), ("server.address", "obs.test"), ("http.response.status_code", "404"), ("error.type", "404")])
         #expect(duration.values.count == 1)
+    }
+}
+
+/// A method the conventions do not list is labelled `_OTHER`, so that callers' methods cannot grow the
+/// number of metric series; the span keeps the original. Against a real server of ours.
+@Suite struct MethodLabelTests {
+    @Test func anUnlistedMethodIsOtherInMetricsAndSpansAndAListedOneIsItself() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let tracer = InMemoryTracer()
+        let metrics = TestMetrics()
+        var configuration = Session.Configuration()
+        configuration.addTracing(tracer)
+        configuration.addMetrics(factory: metrics)
+        let session = Session(configuration: configuration)
+        for method in ["PURGE", "get", "PATCH"] {
+            _ = try await session.send(TransportRequest(method: HTTPMethod(method), url: server.baseURL + "/ok?key=" + method))
+        }
+        #expect(server.count("PURGE") == 1 && server.count("get") == 1)
+        let labels = Set(metrics.timers.map { timer in timer.dimensions.first { $0.0 == "http.request.method" }?.1 ?? "" })
+        #expect(labels == ["_OTHER", "PATCH"])
+        let calls = tracer.finishedSpans.filter { $0.kind == .internal }
+        #expect(calls.compactMap { $0.attributes["http.request.method_original"]?.toSpanAttribute() } == ["PURGE", "get"])
+        #expect(calls.map(\.operationName).filter { $0.hasPrefix("HTTP ") }.count == 2)
     }
 }

@@ -26,6 +26,7 @@ import LoopbackServer
 /// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
 /// - `/ledger` — 200, recording the method, body and `Idempotency-Key` of each request (``ledger(_:)``).
 /// - `/events` — server-sent events in awkward pieces (``serveEvents(_:lastEventID:arrival:)``).
+/// - `/scripted` — the answers a test gave with ``script(_:_:)``, one per request of the key, byte for byte.
 /// - `/blob?size=N&seed=S` — N bytes of ``Blob`` `S`, with `ETag: "vS"` (none with `etag=0`) and a fixed
 ///   `Last-Modified` (with `lastmod=1`); honours `Range: bytes=A-` and `If-Range` (206, or 416 past the
 ///   end). `cut=M` closes the connection once byte M of the resource has been sent (under `times`);
@@ -50,6 +51,8 @@ public final class FaultServer: Sendable {
         var ledgers: [String: [LedgerEntry]] = [:]
         var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
         var gates: [String: DispatchSemaphore] = [:]
+        var scripts: [String: [String]] = [:]
+        var heads: [String: [[String]]] = [:]
         var stopped = false
     }
 
@@ -79,6 +82,23 @@ public final class FaultServer: Sendable {
 
     /// The `Range` field of each request carrying `key` (empty when it had none), in arrival order.
     public func ranges(_ key: String) -> [String] { state.withLock { $0.ranges[key] ?? [] } }
+
+    /// The field lines of each request carrying `key`, as they came, in arrival order.
+    public func fieldLines(_ key: String) -> [[String]] { state.withLock { $0.heads[key] ?? [] } }
+
+    /// Sets what `/scripted?key=<key>` answers: the n-th request gets the n-th answer (the last one once they
+    /// run out), written as given (head and body; `\n` alone is sent as it is), and the connection closes.
+    public func script(_ key: String, _ answers: [String]) { state.withLock { $0.scripts[key] = answers } }
+
+    func answerScripted(_ fd: Int32, key: String, arrival: Int) -> AfterAnswer {
+        let answers = state.withLock { $0.scripts[key] ?? [] }
+        guard let last = answers.last else {
+            respond(fd, status: 404, body: "no script")
+            return .close
+        }
+        _ = send(fd, arrival <= answers.count ? answers[arrival - 1] : last)
+        return .close
+    }
 
     /// What `/ledger` recorded for `key`, in arrival order.
     public func ledger(_ key: String) -> [LedgerEntry] { state.withLock { $0.ledgers[key] ?? [] } }
@@ -214,13 +234,14 @@ public final class FaultServer: Sendable {
     }
 
     /// What becomes of a connection after an answer.
-    private enum AfterAnswer { case keepOpen, close, reset, closed }
+    enum AfterAnswer { case keepOpen, close, reset, closed }
 
     private func answer(_ fd: Int32, _ request: FaultRequest) -> AfterAnswer {
         let key = request.query["key"] ?? ""
         let (seen, ready) = state.withLock { state in
             state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
             state.ranges[key, default: []].append(request.headers["range"] ?? "")
+            state.heads[key, default: []].append(request.fieldLines)
             let seen = state.arrivals[key]?.count ?? 0
             let ready = state.watchers.filter { $0.key == key && $0.count <= seen }.map(\.waiter)
             state.watchers.removeAll { $0.key == key && $0.count <= seen }
@@ -241,6 +262,9 @@ public final class FaultServer: Sendable {
             }
             respond(fd, status: 200, body: "recorded \(count)")
             return .keepOpen
+        }
+        if request.path == "/scripted" {
+            return answerScripted(fd, key: key, arrival: seen)
         }
         if request.path == "/events" {
             serveEvents(fd, lastEventID: request.headers["last-event-id"], arrival: seen)
@@ -410,6 +434,8 @@ struct FaultRequest {
     let query: [String: String]
     /// Header fields by lowercased name.
     let headers: [String: String]
+    /// The head's field lines as they came, in order, repeated names included.
+    let fieldLines: [String]
     /// Body bytes still on the socket (paths that read the body themselves).
     let unreadBody: Int
     /// The body's first 64 KiB, for paths that keep it (`/ledger`).
@@ -457,6 +483,7 @@ struct FaultRequest {
         }
         let method = lines.first?.split(separator: " ").first.map(String.init) ?? "GET"
         return FaultRequest(method: method, path: String(target[..<pathEnd]), query: query, headers: headers,
+                            fieldLines: lines.dropFirst().map(String.init),
                             unreadBody: readsBody ? 0 : max(0, remaining), body: body)
     }
 }

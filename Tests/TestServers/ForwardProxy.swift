@@ -19,13 +19,17 @@ public final class ForwardProxy: Sendable {
     public let port: Int
     /// `user:password` the proxy asks for, or `nil` for none.
     public let credentials: String?
+    /// When set, every name resolves to 127.0.0.1 and every port to this one: a request for
+    /// `http://bank.co.uk/` reaches the test's server there, as a browser test's resolver would make it.
+    public let everyHostTo: Int?
     private let state = Locked<(seen: [Seen], listener: Int32, connections: Set<Int32>)>(([], -1, []))
 
     /// Listens on a free loopback port.
-    public init(credentials: String? = nil) throws(TestServerError) {
+    public init(credentials: String? = nil, everyHostTo: Int? = nil) throws(TestServerError) {
         let (fd, port) = try Sockets.listener()
         self.port = port
         self.credentials = credentials
+        self.everyHostTo = everyHostTo
         state.withLock { $0.listener = fd }
         do { try spawnThread { [self] in acceptLoop(fd) } } catch {
             close(fd)
@@ -84,7 +88,7 @@ public final class ForwardProxy: Sendable {
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3 else { return }
         if parts[0] == "CONNECT" {
-            guard let upstream = Self.connect(to: String(parts[1])) else {
+            guard let upstream = Self.connect(to: everyHostTo.map { "127.0.0.1:\($0)" } ?? String(parts[1])) else {
                 Self.send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")
                 return
             }
@@ -99,7 +103,8 @@ public final class ForwardProxy: Sendable {
         let target = parts[1].dropFirst("http://".count)
         let authority = String(target.prefix { $0 != "/" })
         let path = target.dropFirst(authority.count)
-        guard let upstream = Self.connect(to: authority.contains(":") ? authority : authority + ":80") else {
+        let destination = everyHostTo.map { "127.0.0.1:\($0)" } ?? (authority.contains(":") ? authority : authority + ":80")
+        guard let upstream = Self.connect(to: destination) else {
             Self.send(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return
         }

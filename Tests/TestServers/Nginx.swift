@@ -95,6 +95,25 @@ public final class Nginx: Sendable {
         Paths.removeTree(directory)
     }
 
+    /// On the plain and the TLS server alike (both `localhost` to a client, so one cookie domain):
+    /// `/cookie/echo` answers the `Cookie` field it got; each `/cookie/set/<name>` sets the cookies named.
+    public static let cookieSetters: [String: [String]] = [
+        "secure-good": ["sid=GOOD; Secure; Path=/"],
+        "evil": ["sid=EVIL; Path=/"],
+        "evil-delete": ["sid=EVIL; Path=/; Max-Age=0"],
+        "evil-subpath": ["sid=EVIL; Path=/cookie"],
+        "prefixes": ["__Secure-a=1; Secure; Path=/", "__Secure-b=1; Path=/", "__Host-c=1; Secure; Path=/",
+                     "__Host-d=1; Secure; Path=/; Domain=localhost", "__Host-e=1; Secure; Path=/cookie", "__host-f=1; Path=/"],
+    ]
+
+    private static var cookieLocations: String {
+        "location = /cookie/echo { default_type text/plain; return 200 \"$http_cookie\"; }\n"
+            + cookieSetters.map { name, fields in
+                "location = /cookie/set/\(name) { default_type text/plain; "
+                    + fields.map { "add_header Set-Cookie \"\($0)\";" }.joined(separator: " ") + " return 200 \"set\"; }\n"
+            }.joined()
+    }
+
     static func configuration(directory: String, port: Int, tlsPort: Int, mutualTLSPort: Int) -> String {
         """
         worker_processes 1;
@@ -116,6 +135,7 @@ public final class Nginx: Sendable {
                 location = /compact.json { default_type application/json; }
                 location /paced/ { alias \(directory)/www/; limit_rate_after 1m; limit_rate 1k; }
                 location = /bomb { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/bomb.gz; }
+                \(cookieLocations)
             }
             server {
                 listen 127.0.0.1:\(tlsPort) ssl http2;
@@ -123,6 +143,7 @@ public final class Nginx: Sendable {
                 ssl_certificate_key \(directory)/key.pem;
                 root \(directory)/www;
                 location = /to-http { return 302 http://127.0.0.1:\(port)/small; }
+                \(cookieLocations)
             }
             server {
                 listen 127.0.0.1:\(mutualTLSPort) ssl;

@@ -41,6 +41,15 @@ public struct Cookie: Sendable, Equatable {
         return domainMatches && Self.pathMatches(requestPath, path)
     }
 
+    /// RFC 6265bis §5.7 step 16: whether this kept cookie stops `new`, which came over plain http, from
+    /// being stored: this one is `Secure`, has its name, its domain and `new`'s domain-match one way or the
+    /// other, and `new`'s path is this one's or below it. So plain http can neither overwrite a `Secure`
+    /// cookie nor delete it (a deletion is an expired cookie of the same name).
+    func shadowsInsecure(_ new: Cookie) -> Bool {
+        guard secure, name == new.name, Self.pathMatches(new.path, path) else { return false }
+        return domain == new.domain || domain.hasSuffix("." + new.domain) || new.domain.hasSuffix("." + domain)
+    }
+
     /// RFC 6265 §5.1.4: the same path, or one below it.
     static func pathMatches(_ requestPath: String, _ cookiePath: String) -> Bool {
         guard requestPath.hasPrefix(cookiePath) else { return false }

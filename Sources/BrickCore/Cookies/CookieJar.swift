@@ -5,13 +5,17 @@ import Glibc
 /// A session's cookies, opt-in (`Session.Configuration.cookies`, `nil` by default): the `Set-Cookie`
 /// fields of every answer (redirects included) are kept, and each request, and each hop of a redirect, gets
 /// the cookies of its own URL, scoped by domain and path (RFC 6265), `Secure` ones over https only. A
-/// cookie set by one host never goes to another, so none follows a redirect to another origin.
+/// cookie set by one host never goes to another, so none follows a redirect to another origin; no cookie is
+/// kept for a public suffix (`co.uk`, `github.io`: the system's list); and plain http can neither set,
+/// overwrite nor delete a `Secure` cookie (RFC 6265bis), whose `__Secure-` and `__Host-` prefixes are kept.
 ///
 /// In memory, or in a file you name (`init(file:)`), in the Netscape format curl reads and writes (`curl -b
 /// FILE`), owner-only (0600), replaced atomically after each change; session cookies are not written.
 /// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (the oldest go first).
 public final class CookieJar: Sendable {
     private let state: Locked<[Cookie]>
+    /// Held for the whole of a save, so that saves never interleave.
+    private let saving = Locked(())
     /// The file, if any.
     public let path: String?
 
@@ -66,6 +70,14 @@ public final class CookieJar: Sendable {
         request.headers["Cookie"] = request.headers["Cookie"].map { $0 + "; " + field } ?? field
     }
 
+    /// The part of a request's `Cookie` field `sent` that the caller wrote: `sent` without the jar's field for
+    /// `url` that ``attach(to:)`` put after it; `nil` when it is the jar's alone.
+    func callersPart(of sent: String, for url: String) -> String? {
+        guard let added = field(for: url) else { return sent }
+        if sent == added { return nil }
+        return sent.hasSuffix("; " + added) ? String(sent.dropLast(added.count + 2)) : sent
+    }
+
     /// Keeps the cookies `head` sets, for the request to `url` that got it.
     func store(_ head: ResponseHead, from url: String) {
         let fields = head.headers.values(for: "Set-Cookie")
@@ -75,6 +87,7 @@ public final class CookieJar: Sendable {
         guard !received.isEmpty else { return }
         state.withLock { cookies in
             for cookie in received {
+                if !https, cookies.contains(where: { $0.shadowsInsecure(cookie) }) { continue }
                 cookies.removeAll { $0.name == cookie.name && $0.domain == cookie.domain && $0.path == cookie.path }
                 if let expires = cookie.expires, expires <= now { continue }  // an expiry in the past deletes
                 cookies.append(cookie)
@@ -87,17 +100,33 @@ public final class CookieJar: Sendable {
         save()
     }
 
-    /// Writes the lasting cookies to the file, owner-only, through a temporary file and a rename.
+    /// Writes the lasting cookies to the file, owner-only, one save at a time: the cookies are read under
+    /// the save's lock, so that the last save writes the newest jar. The text goes to a new file of a random
+    /// name in the same directory, made with `O_CREAT | O_EXCL | O_NOFOLLOW` and mode 0600 (a name planted
+    /// there, a symbolic link included, is never opened: another is tried), then renamed over the jar's file.
     private func save() {
         guard let path else { return }
-        let text = NetscapeCookieFile.write(state.withLock { $0 })
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        fchmod(fd, 0o600)
-        close(fd)
-        if written == bytes.count { rename(temporary, path) } else { unlink(temporary) }
+        saving.withLock { _ in
+            let bytes = Array(NetscapeCookieFile.write(state.withLock { $0 }).utf8)
+            for _ in 0..<8 {
+                let temporary = path + ".tmp-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+                let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                if fd < 0 {
+                    if errno == EEXIST { continue }
+                    return
+                }
+                var written = 0
+                while written < bytes.count {
+                    let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                    if count < 0, errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    written += count
+                }
+                close(fd)
+                if written == bytes.count, rename(temporary, path) == 0 { return }
+                unlink(temporary)
+                return
+            }
+        }
     }
 }
