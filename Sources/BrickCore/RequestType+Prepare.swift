@@ -12,7 +12,8 @@ extension RequestType {
         var headers = session.headersSent(to: url)
         headers.merge(self.headers)
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
-        var request = TransportRequest(method: method, url: url, headers: headers, options: transportOptions)
+        let options = transportOptions.applied(over: session.configuredTransportOptions)
+        var request = TransportRequest(method: method, url: url, headers: headers, options: options)
         request.mayBeSentTwice = idempotency.allowsRepeat(of: method)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request

@@ -11,7 +11,8 @@ extension Session {
     /// again (never a request that may have arrived unless `idempotency` allows it), `validation` judges the
     /// response, the error handlers and the response cache apply.
     /// - Parameters:
-    ///   - request: The request; its own options (timeouts, caps) are kept.
+    ///   - request: The request. The options it sets (timeouts, caps, trust, proxy) are kept; every option
+    ///     it does not set is the session's.
     ///   - retry: The retry rules. Default is ``AutoRetryConfiguration/none``.
     ///   - idempotency: Whether it may be sent twice. Default is ``Idempotency/byMethod``.
     ///   - validation: What responses count as success. Default is ``ResponseValidation/none``: any status is
@@ -55,6 +56,7 @@ extension Session {
     ) -> DispatchPlan {
         var prepared = request
         prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
+        prepared.options = request.options.applied(over: configuration.transportOptions)
         prepared.headers = configuration.headersSent(to: prepared.url)
         prepared.headers.merge(request.headers)
         if case .key(let header) = idempotency, prepared.headers[header] == nil { prepared.headers[header] = UUID().uuidString }
