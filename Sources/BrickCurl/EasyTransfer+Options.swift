@@ -7,10 +7,13 @@ extension EasyTransfer {
     /// transfer had the same ``HandleProfile``, only those that belong to this request (the standing ones
     /// already hold the values this transfer would set).
     ///
+    /// `pool` is where a new handle's connections come from (a kept handle keeps the pool of its profile,
+    /// whose identity is the same).
+    ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
-    func configure(receiveBufferSize: Int, keptHandle: Bool) throws(TransportError) {
+    func configure(receiveBufferSize: Int, keptHandle: Bool, pool: ConnectionPools.Pool?) throws(TransportError) {
         var setter = OptionSetter(handle: handle.raw)
-        if !keptHandle { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize) }
+        if !keptHandle { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
         try setRequestOptions(&setter)
         if let failure = setter.failure {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
@@ -35,7 +38,7 @@ extension EasyTransfer {
     }
 
     /// The options that depend only on the transfer's ``HandleProfile``: set once on a new handle.
-    private func setStandingOptions(_ setter: inout OptionSetter, receiveBufferSize: Int) {
+    private func setStandingOptions(_ setter: inout OptionSetter, receiveBufferSize: Int, pool: ConnectionPools.Pool) {
         let request = transfer.request
         let options = request.options
         setter.long(CURLOPT_NOSIGNAL, 1)
@@ -51,8 +54,15 @@ extension EasyTransfer {
         setter.prerequest(CurlCallbacks.prerequest)
         // A proxy's answer to CONNECT is not the response: keep it out of the head.
         setter.long(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        if request.needsFreshConnection || !options.reusesConnections { setter.long(CURLOPT_FRESH_CONNECT, 1) }
-        if !options.reusesConnections { setter.long(CURLOPT_FORBID_REUSE, 1) }
+        // Connections made under one identity carry requests of that identity only (``ConnectionPools``).
+        var isolated = !options.reusesConnections
+        switch pool {
+        case .common: break
+        case .own(let share): setter.pointer(CURLOPT_SHARE, share)
+        case .isolated: isolated = true
+        }
+        if request.needsFreshConnection || isolated { setter.long(CURLOPT_FRESH_CONNECT, 1) }
+        if isolated { setter.long(CURLOPT_FORBID_REUSE, 1) }
         setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
         let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
         setter.long(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)

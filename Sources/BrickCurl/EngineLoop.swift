@@ -15,6 +15,8 @@ final class EngineLoop {
     private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
     /// Handles kept from transfers that ended well, for the next transfers of the same profile.
     private var idleHandles: IdleHandles
+    /// The connection pools of requests that name an identity (client certificate, pins, CA, proxy).
+    private var pools = ConnectionPools()
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     private var batch: [EngineCommand] = []
@@ -94,7 +96,8 @@ final class EngineLoop {
         }
         let easy = EasyTransfer(handle: handle, transfer: transfer, profile: profile, flushQueue: flushQueue)
         do {
-            try easy.configure(receiveBufferSize: configuration.receiveBufferSize, keptHandle: kept != nil)
+            let pool = kept == nil ? pools.pool(for: transfer.request.options) : nil
+            try easy.configure(receiveBufferSize: configuration.receiveBufferSize, keptHandle: kept != nil, pool: pool)
         } catch {
             handle.destroy()
             return deliver(transfer, failure: error)
@@ -172,6 +175,7 @@ final class EngineLoop {
         }
         idleHandles.drain()
         curl_multi_cleanup(multi)
+        pools.drain()
         stopped.signal()
     }
 }

@@ -68,3 +68,7 @@ int brick_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
     }
     return 0;
 }
+
+CURLSHcode brick_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+    return curl_share_setopt(share, option, value);
+}

@@ -64,4 +64,42 @@ final class CertifiedCall: Component, GETRequestType, ClientCertificateType, Str
         #expect(failed.error?.requestMayHaveArrived == false)
         #expect(!"\(failed.error.map { "\($0)" } ?? "")".contains("guess"))
     }
+
+    /// What `/whoami` answers on one session for each identity in turn: the subject nginx verified on the
+    /// connection the request rode.
+    static func subjects(_ identities: [ClientCertificate], session: Session, http1: Bool) async throws -> [String] {
+        let server = try Nginx.shared.get()
+        var subjects: [String] = []
+        for identity in identities {
+            var options = session.configuration.transportOptions
+            options.clientCertificate = identity
+            if http1 { options.httpVersion = .http1Only }
+            let response = await session.dataResponse(
+                for: TransportRequest(url: "https://localhost:\(server.mutualTLSPort)/whoami", options: options))
+            switch response.result {
+            case .success(let answer): subjects.append(String(decoding: answer.body, as: UTF8.self))
+            case .failure(let error): subjects.append(error.transportError?.kind == .tlsFailure ? "tlsFailure" : "\(error)")
+            }
+        }
+        return subjects
+    }
+
+    @Test(arguments: [true, false])
+    func noRequestRidesAConnectionMadeUnderAnotherIdentity(http1: Bool) async throws {
+        let files = try Nginx.shared.get().clientCertificates
+        let first = ClientCertificate(certificatePath: files.certificatePath, keyPath: files.keyPath)
+        let second = ClientCertificate(certificatePath: files.secondCertificatePath, keyPath: files.secondKeyPath)
+        let session = try Self.session()
+        // Fresh, then warm: each identity's connection is kept and reused by that identity only.
+        let subjects = try await Self.subjects([first, second, first, second], session: session, http1: http1)
+        #expect(subjects == ["CN=brick client", "CN=brick client two", "CN=brick client", "CN=brick client two"])
+
+        // With a warm connection of the first identity open, requests whose key cannot be used fail as they do
+        // on a fresh session, before anything is sent.
+        let otherKey = ClientCertificate(certificatePath: files.certificatePath, keyPath: files.secondKeyPath)
+        let wrongPassphrase = ClientCertificate(certificatePath: files.certificatePath, keyPath: files.encryptedKeyPath, keyPassword: "guess")
+        let missingKey = ClientCertificate(certificatePath: files.certificatePath, keyPath: files.keyPath + ".missing")
+        let unusable = try await Self.subjects([first, otherKey, wrongPassphrase, missingKey, first], session: session, http1: http1)
+        #expect(unusable == ["CN=brick client", "tlsFailure", "tlsFailure", "tlsFailure", "CN=brick client"])
+    }
 }

@@ -146,7 +146,7 @@ public final class Nginx: Sendable {
                 \(cookieLocations)
             }
             server {
-                listen 127.0.0.1:\(mutualTLSPort) ssl;
+                listen 127.0.0.1:\(mutualTLSPort) ssl http2;
                 ssl_certificate \(directory)/cert.pem;
                 ssl_certificate_key \(directory)/key.pem;
                 ssl_client_certificate \(directory)/client-ca.pem;

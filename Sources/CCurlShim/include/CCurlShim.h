@@ -35,6 +35,8 @@ CURLcode brick_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable
 
 CURLMcode brick_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+CURLSHcode brick_share_setopt_long(CURLSH *share, CURLSHoption option, long value);
+
 /// Reads one finished transfer from the multi handle. Returns 1 and fills `easy` and `result` when a
 /// CURLMSG_DONE message was read, 0 when the queue is empty (other message kinds are skipped).
 int brick_multi_next_done(CURLM *multi, CURL *_Nullable *_Nonnull easy, CURLcode *result);
