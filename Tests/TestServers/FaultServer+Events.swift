@@ -3,14 +3,14 @@ import Glibc
 extension FaultServer {
     /// What `/events` sends on each connection of a key, written piece by piece: the pieces split a CRLF
     /// between its CR and its LF and a UTF-8 character between its bytes, and mix LF, CR and CRLF line
-    /// ends, a comment, a blank line with no data, a multi-line event and a `retry: 40`.
+    /// ends, a comment, a blank line with no data, a multi-line event and a `retry: 300`.
     /// 1. Events 1 to 3, then half of event 4, and the connection drops (a chunked body cut off before its
     ///    last chunk: an error, not an end).
     /// 2. Event 4, whose data tells the `Last-Event-ID` the request carried, and an event with no `id`; the
     ///    body ends cleanly.
     /// 3. and later: `204 No Content`, which ends the events.
     public static let eventPieces: [[String]] = [
-        [": a comment\r", "\nretry: 40\r\n\r\n", "id: 1\r\ndata: fir", "st\r", "\n\r\n",
+        [": a comment\r", "\nretry: 300\r\n\r\n", "id: 1\r\ndata: fir", "st\r", "\n\r\n",
          "event: greeting\nid: 2\ndata: multi\ndata", ": line\n\n",
          "id: 3\rdata: caf\u{E9} \u{1F9F1}\r\r", "id: 4\ndata: never comp"],
         ["id: 4\ndata: resumed after {last-event-id}\n\n", "data: no id here\n", "\n"],

@@ -8,7 +8,8 @@ import BrickTransport
 /// blank line; one left unfinished when the connection ends is dropped.
 ///
 /// A server cannot make it hold unbounded memory: a line, or an event's data, longer than `maxEventSize`
-/// bytes fails the stream.
+/// bytes fails the stream. An `id:` that could not go back as `Last-Event-ID` (a control byte, or more than
+/// ``maxIDSize`` bytes) is ignored, so a reconnection sends the last good one.
 public struct ServerSentEventParser: Sendable {
     /// The ID of the latest event dispatched (the `id:` field in force when it was): what a reconnection
     /// sends as `Last-Event-ID`. An `id:` of an event that never completed does not count.
@@ -91,13 +92,22 @@ public struct ServerSentEventParser: Sendable {
             if hasData { data.append(0x0A) }
             data += value
             hasData = true
-        case "id" where !value.contains(0): idBuffer = String(decoding: value, as: UTF8.self)
+        case "id" where Self.canBeSent(value): idBuffer = String(decoding: value, as: UTF8.self)
         case "retry" where !value.isEmpty && value.count <= 12 && value.allSatisfy({ (0x30...0x39).contains($0) }):
             let milliseconds = value.reduce(Int64(0)) { $0 * 10 + Int64($1 - 0x30) }  // at most 12 digits: no overflow
             reconnectionTime = .milliseconds(min(milliseconds, 86_400_000))
         default: break
         }
         return nil
+    }
+
+    /// The longest `id:` kept, in bytes: it goes back to the server in a header field.
+    public static let maxIDSize = 1024
+
+    /// Whether an `id:` value can go out as `Last-Event-ID`: at most ``maxIDSize`` bytes, with no control
+    /// byte (NUL, CR, LF and the rest). One that cannot is ignored, so the last good one stays.
+    static func canBeSent(_ value: ArraySlice<UInt8>) -> Bool {
+        value.count <= maxIDSize && !value.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
     private mutating func dispatch() -> ServerSentEvent? {

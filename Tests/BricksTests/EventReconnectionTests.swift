@@ -1,0 +1,78 @@
+import BrickRequest
+import Testing
+import TestServers
+
+/// A clock whose sleeps return at once, recording what each asked for: how long a reconnection would wait.
+final class RecordingClock: Clock, Sendable {
+    typealias Instant = ContinuousClock.Instant
+    private let asked = Locked<[Duration]>([])
+    var now: Instant { .now }
+    var minimumResolution: Duration { .nanoseconds(1) }
+    /// Every wait asked for, in order.
+    var waits: [Duration] { asked.withLock { $0 } }
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let wait = Instant.now.duration(to: deadline)
+        asked.withLock { $0.append(wait) }
+    }
+}
+
+/// Reconnections a server cannot abuse: ids that could not go back are not kept (the stream goes on), and
+/// `retry: 0` with one event per connection meets a floor and a backoff instead of a storm.
+@Suite struct EventReconnectionTests {
+    static func head(_ extra: String = "") -> String {
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\(extra)\r\n"
+    }
+
+    static func session(_ clock: RecordingClock) -> Session {
+        var configuration = Session.Configuration()
+        configuration.clock = clock
+        return Session(configuration: configuration)
+    }
+
+    @Test func anIDThatCannotBeSentIsIgnoredAndTheLastGoodOneGoesBack() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.script("ids", [
+            Self.head() + "id: good\ndata: one\n\nid: bad\u{1}id\ndata: two\n\n",
+            Self.head() + "id: " + String(repeating: "x", count: 200_000) + "\ndata: three\n\n",
+            Self.head() + "id: \u{7F}\ndata: four\n\n",
+            "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n",
+        ])
+        var data: [String] = []
+        var ids: [String] = []
+        for try await event in Self.session(RecordingClock()).serverSentEvents(TransportRequest(url: server.baseURL + "/scripted?key=ids")) {
+            data.append(event.data)
+            ids.append(event.id)
+        }
+        #expect(data == ["one", "two", "three", "four"])
+        #expect(ids == ["good", "good", "good", "good"])
+        let sent = server.fieldLines("ids").map { lines in lines.first { $0.lowercased().hasPrefix("last-event-id:") } ?? "none" }
+        #expect(sent == ["none", "Last-Event-ID: good", "Last-Event-ID: good", "Last-Event-ID: good"])
+    }
+
+    @Test func retryZeroWithOneEventPerConnectionWaitsAtLeastTheFloorAndBacksOff() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        server.script("storm", [Self.head() + "retry: 0\ndata: x\n\n"])
+        let clock = RecordingClock()
+        var events = 0
+        for try await _ in Self.session(clock).serverSentEvents(TransportRequest(url: server.baseURL + "/scripted?key=storm")) {
+            events += 1
+            if events == 8 { break }
+        }
+        #expect(server.count("storm") == 8)
+        let waits = clock.waits
+        #expect(waits.count == 7)
+        #expect(waits.allSatisfy { $0 >= .milliseconds(240) }, "\(waits)")
+        #expect(zip(waits, waits.dropFirst()).allSatisfy { $0.0 <= $0.1 + .milliseconds(20) }, "\(waits)")
+        #expect((waits.last ?? .zero) >= .seconds(8), "connections that keep ending at once back off: \(waits)")
+    }
+
+    @Test func theDelayHasAFloorAndDoublesUpToTheCap() {
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 0, cap: .seconds(30)) == .milliseconds(250))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(3), quickEndsInARow: 1, cap: .seconds(30)) == .seconds(3))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 3, cap: .seconds(30)) == .seconds(1))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 1000, cap: .seconds(30)) == .seconds(30))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(90), quickEndsInARow: 9, cap: .seconds(30)) == .seconds(90))
+    }
+}
