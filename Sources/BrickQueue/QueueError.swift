@@ -8,6 +8,8 @@ public enum QueueError: Error, Sendable, CustomStringConvertible {
     case request(BrickError)
     /// The body cannot outlive the process: a stream (data and files can).
     case unstorableBody
+    /// The queue holds as many requests, or as many bytes, as its ``DeliveryQueue/Limits`` allow.
+    case full(String)
 
     /// What went wrong, in a sentence.
     public var description: String {
@@ -15,6 +17,7 @@ public enum QueueError: Error, Sendable, CustomStringConvertible {
         case .database(let message): "the queue's database failed: \(message)"
         case .request(let error): "the request could not be built: \(error)"
         case .unstorableBody: "a streamed body cannot be queued: give data or a file"
+        case .full(let why): "the queue is full: \(why)"
         }
     }
 }

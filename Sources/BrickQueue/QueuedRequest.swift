@@ -41,5 +41,9 @@ public struct DeliveryOutcome: Sendable {
         case mayHaveArrived(BrickError?)
         /// ``DeliveryQueue/cancel(_:)`` took it out before it was sent.
         case cancelled
+        /// It failed ``DeliveryQueue/Limits/maxAttempts`` times in a way worth trying again (the last
+        /// failure here): it stays in the database as a dead letter (``DeliveryQueue/deadLetters()``), no
+        /// longer holding back the requests behind it.
+        case deadLettered(BrickError)
     }
 }

@@ -75,6 +75,9 @@ final class SQLiteDatabase {
     /// The rowid of the last row inserted.
     var lastInsertedID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Rows the last statement changed.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
     private func error() -> QueueError { .database(String(cString: sqlite3_errmsg(handle))) }
 
     /// One row of a result, read by column number.

@@ -138,4 +138,110 @@ import TestServers
             #expect(server.ledger("dead").map(\.method) == ["GET"])
         }
     }
+
+    @Test func queuesOfSeveralNamesShareOneFileInOneProcessButNotOneName() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let session = Self.session(ManualReachability())
+            let red = try DeliveryQueue(path: path, name: "red", session: session)
+            let blue = try DeliveryQueue(path: path, name: "blue", session: session)
+            #expect(throws: QueueError.self) { _ = try DeliveryQueue(path: path, name: "red", session: session) }
+            for index in 0..<3 {
+                try red.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=red", body: .data(Data("r\(index)".utf8))))
+                try blue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=blue", body: .data(Data("b\(index)".utf8))))
+            }
+            let (redOutcomes, blueOutcomes) = (red.outcomes(), blue.outcomes())
+            red.start()
+            blue.start()
+            defer { red.stop(); blue.stop() }
+            _ = await Self.collect(3, from: redOutcomes)
+            _ = await Self.collect(3, from: blueOutcomes)
+            #expect(server.ledger("red").map(\.body) == ["r0", "r1", "r2"])
+            #expect(server.ledger("blue").map(\.body) == ["b0", "b1", "b2"])
+        }
+    }
+
+    @Test func aDatabaseDamagedAfterItOpenedStopsDeliveryWithAnErrorItsOwnerSees() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let reachability = ManualReachability(.unreachable)
+            let queue = try DeliveryQueue(path: path, session: Self.session(reachability))
+            try queue.enqueue(TransportRequest(url: server.baseURL + "/ledger?key=damaged"))
+            let outcomes = queue.outcomes()
+            queue.start()
+            defer { queue.stop() }
+            // Garbage over the whole file, header included, while the queue waits for the network.
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: size))
+            try handle.close()
+            reachability.goOnline()
+            var delivered = 0
+            for await _ in outcomes { delivered += 1 }  // ends when delivery stops
+            #expect(delivered == 0)
+            let failure = try #require(queue.failure)
+            #expect("\(failure)".contains("database"), "\(failure)")
+            #expect(server.count("damaged") == 0)
+            #expect(throws: QueueError.self) { try queue.enqueue(TransportRequest(url: server.baseURL + "/ledger?key=damaged")) }
+        }
+    }
+
+    @Test func aRequestAnsweredWithA503ForeverBecomesADeadLetterAndNoLongerHoldsBackTheQueue() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let rules = AutoRetryConfiguration(breakTime: .milliseconds(5), maxRetryCount: 1, maxBreakTime: .milliseconds(5))
+            let queue = try DeliveryQueue(
+                path: path, session: Self.session(ManualReachability()), retry: rules, limits: .init(maxAttempts: 3, maxRequests: 3))
+            let stuck = try queue.enqueue(TransportRequest(url: server.baseURL + "/status?code=503&key=forever"))
+            let next = try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=behind"))
+            let outcomes = queue.outcomes()
+            queue.start()
+            defer { queue.stop() }
+            let results = await Self.collect(2, from: outcomes)
+            guard case .deadLettered(let error)? = results.first?.result, results.first?.id == stuck.id else { Issue.record("\(results)"); return }
+            #expect(error.response?.head.status == 503)
+            #expect(server.count("forever") == 6, "3 attempts of 2 sends each")
+            guard case .delivered? = results.last?.result, results.last?.id == next.id else { Issue.record("\(results)"); return }
+            #expect(try queue.deadLetters().map(\.id) == [stuck.id])
+            #expect(try queue.deadLetters().first?.attempts == 3)
+            #expect(try queue.pending().isEmpty)
+
+            // Bounded: the dead letter counts; past the limit of requests, enqueue refuses with a typed error.
+            try queue.enqueue(TransportRequest(url: server.baseURL + "/status?code=503&key=forever"))
+            queue.stop()
+            try queue.enqueue(TransportRequest(url: server.baseURL + "/ok?key=third"))
+            #expect {
+                try queue.enqueue(TransportRequest(url: server.baseURL + "/ok?key=fourth"))
+            } throws: { error in
+                guard case QueueError.full = error else { return false }
+                return true
+            }
+            #expect(try queue.retryDeadLetter(stuck.id))
+            #expect(try queue.deadLetters().isEmpty)
+            #expect(try queue.cancel(stuck.id))
+        }
+    }
+
+    @Test func theBytesAQueueHoldsAreBoundedAndWhatIsDeliveredIsOverwritten() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        try await Self.withDatabase { path in
+            let queue = try DeliveryQueue(path: path, session: Self.session(ManualReachability()), limits: .init(maxBytes: 64 << 10))
+            #expect(throws: QueueError.self) {
+                try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=big", body: .data(Data(count: 65 << 10))))
+            }
+            let secret = "s3cr3t-" + UUID().uuidString
+            try queue.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=secret", body: .data(Data(secret.utf8))))
+            let outcomes = queue.outcomes()
+            queue.start()
+            defer { queue.stop() }
+            _ = await Self.collect(1, from: outcomes)
+            #expect(server.ledger("secret").map(\.body) == [secret])
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "a delivered request's body is overwritten, not just unlinked")
+        }
+    }
 }

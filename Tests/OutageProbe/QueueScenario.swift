@@ -69,6 +69,7 @@ func queueReader(_ database: String, _ count: Int) async throws {
             case .failed(let error): results.append("\(outcome.id):failed \(describe(error))")
             case .mayHaveArrived: results.append("\(outcome.id):mayHaveArrived")
             case .cancelled: results.append("\(outcome.id):cancelled")
+            case .deadLettered(let error): results.append("\(outcome.id):deadLettered \(describe(error))")
             }
             if results.count == count { break }
         }
