@@ -10,6 +10,8 @@ enum Call {
         if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts).map { $0 + "\n" }.joined()) }
         // A status outside 2xx fails validation, with the response kept: printed all the same.
         if let response = outcome.response ?? outcome.error?.response {
+            // An answer outside 2xx says so on standard error, as `curl -f` does (once: `-v` showed it).
+            if !(200..<300).contains(response.head.status), !invocation.verbose { Output.error(HeadLines.statusLine(response.head) + "\n") }
             let json = response.head.headers["Content-Type"]?.lowercased().contains("json") ?? false
             let pretty = invocation.pretty ?? (isatty(STDOUT_FILENO) == 1)
             let body = (json && pretty ? JSONLayout.indented(response.body) : nil) ?? response.body
@@ -41,7 +43,7 @@ enum Call {
                 return 130
             }
             if let response = error.response {
-                Output.error("brick: \(error)\n")
+                Output.error(HeadLines.statusLine(response.head) + "\n" + "brick: \(TerminalText.visible("\(error)"))\n")
                 return status(response.head.status)
             }
             return failed(error)
@@ -58,7 +60,7 @@ enum Call {
             Output.error("brick: interrupted\n")
             return 130
         }
-        Output.error("brick: \(error)\n")
+        Output.error("brick: \(TerminalText.visible("\(error)"))\n")
         return 1
     }
 

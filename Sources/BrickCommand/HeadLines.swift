@@ -5,25 +5,33 @@ import BrickRequest
 /// secrets redacted.
 enum HeadLines {
     /// The logger's standard lists, plus any header whose name says it carries a secret (`X-Token`,
-    /// `X-Client-Secret`), since a command line is often pasted into a bug report.
+    /// `X-Client-Secret`, `X-Custom-Credential`), since a command line is often pasted into a bug report;
+    /// a URL in `Location` or `Content-Location` has its secret query values (an OAuth `code=`) and its
+    /// password hidden. Control characters are shown escaped, never written (``TerminalText``).
     static func redacted(_ name: String, _ value: String) -> String {
         let lowered = name.lowercased()
-        let secretWords = ["token", "secret", "password", "key", "auth", "cookie", "session", "signature"]
+        let secretWords = ["token", "secret", "password", "passwd", "key", "auth", "cookie", "session", "signature", "credential"]
         if secretWords.contains(where: lowered.contains) { return Redaction.placeholder }
-        return Redaction().header(name, value)
+        if lowered == "location" || lowered == "content-location" { return TerminalText.visible(Redaction().url(value)) }
+        return TerminalText.visible(Redaction().header(name, value))
+    }
+
+    /// A head's status line, as it came, made safe to print.
+    static func statusLine(_ head: ResponseHead) -> String {
+        TerminalText.visible("HTTP/\(head.version) \(head.status) \(head.reason)".trimmingTrailingSpaces)
     }
 
     static func lines(for attempts: [AttemptRecord]) -> [String] {
         var lines: [String] = []
         for (index, attempt) in attempts.enumerated() {
             if attempts.count > 1 { lines.append("* attempt \(index + 1)" + (attempt.repeatReason.map { ", repeated: \($0)" } ?? "")) }
-            lines.append("> \(attempt.request.method) \(Redaction().url(attempt.request.url))")
-            lines += attempt.request.headers.map { "> \($0.name): \(redacted($0.name, $0.value))" }
+            lines.append("> \(attempt.request.method) \(TerminalText.visible(Redaction().url(attempt.request.url)))")
+            lines += attempt.request.headers.map { "> \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
             if let head = attempt.head {
-                lines.append("< HTTP/\(head.version) \(head.status) \(head.reason)".trimmingTrailingSpaces)
-                lines += head.headers.map { "< \($0.name): \(redacted($0.name, $0.value))" }
+                lines.append("< " + statusLine(head))
+                lines += head.headers.map { "< \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
             } else if let error = attempt.error {
-                lines.append("< (no answer: \(error))")
+                lines.append("< (no answer: \(TerminalText.visible("\(error)")))")
             }
         }
         return lines

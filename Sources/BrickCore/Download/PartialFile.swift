@@ -91,6 +91,15 @@ final class PartialFile {
         offset += Int64(chunk.count)
     }
 
+    /// After a failed download: removes the partial file and its record when it holds no byte (nothing to
+    /// resume, so nothing is left behind), while the file is still locked as this download's.
+    func discardIfEmpty() {
+        guard offset == 0, descriptor >= 0 else { return }
+        unlink(partPath)
+        unlink(recordPath)
+        closeAndUnlock()
+    }
+
     /// Moves the complete file to the destination (replacing what is there) and removes the record.
     func complete() throws(FileError) {
         guard rename(partPath, destination) == 0 else { throw FileError(.move, path: destination, osErrno: errno) }

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension Session {
     /// Downloads `plan`'s request to `destination`: streamed to `<destination>.part`, resumed with a range
     /// request after a failure the retry rules allow (and in a later call, even in another process), and
-    /// moved into place only when complete.
+    /// moved into place only when complete. A download that fails before its first byte leaves no file.
     func download(
         _ plan: DispatchPlan, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(BrickError) -> DownloadResult {
@@ -35,7 +35,10 @@ extension Session {
                 return Attempt(sent: request, head: receiver.head, outcome: .failed(error))
             }
         }
-        if let error = outcome.error { throw error }
+        if let error = outcome.error {
+            file.discardIfEmpty()
+            throw error
+        }
         return DownloadResult(
             fileURL: URL(fileURLWithPath: destination), head: finalHead ?? ResponseHead(status: 0), length: file.offset,
             resumedFrom: resumedFrom, restarted: restarted, attempts: outcome.records)
