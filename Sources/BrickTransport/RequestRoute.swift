@@ -5,14 +5,20 @@ public struct RequestRoute: Sendable {
     let proxy: ProxyPolicy
     let unixSocket: Bool
 
-    /// The proxy's host when the request goes through an explicit one (and its host is not bypassed), the
-    /// URL's host otherwise, and `nil` for a Unix socket (no network route to wait for) or a URL without a
-    /// host. A proxy the environment names is not known here: the URL's host is watched.
-    public var host: String? {
+    /// The proxy's host when the request goes through one (and its host is not bypassed): an explicit one,
+    /// or the one curl's environment variables name (read once per process); the URL's host otherwise, and
+    /// `nil` for a Unix socket (no network route to wait for) or a URL without a host.
+    public var host: String? { host(environment: EnvironmentProxy.process) }
+
+    /// ``host``, with `environment` as the process's proxy variables.
+    func host(environment: [String: String]) -> String? {
         if unixSocket { return nil }
         let target = TransportRequest.host(of: url)
-        if case .through(let proxy) = proxy, !(target.map(proxy.isBypassed(by:)) ?? false) { return proxy.host }
-        return target
+        switch proxy {
+        case .through(let proxy) where !(target.map(proxy.isBypassed(by:)) ?? false): return proxy.host
+        case .environment: return EnvironmentProxy.proxy(for: url, environment: environment)?.host ?? target
+        default: return target
+        }
     }
 }
 
