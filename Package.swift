@@ -57,8 +57,10 @@ let package = Package(
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         // The seam between the core and any transport: request/response values, the typed error, the protocol.
         .target(name: "BrickTransport", swiftSettings: strict),
+        // The system's decoders for content codings (zlib, brotli, zstd), which the engine runs itself.
+        .target(name: "CContentCoding", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("brotlidec"), .linkedLibrary("zstd")]),
         // The only Swift code that talks to libcurl: one engine thread driving curl's multi interface.
-        .target(name: "BrickCurl", dependencies: ["BrickTransport", "CCurlShim", "CCurl"], swiftSettings: strict),
+        .target(name: "BrickCurl", dependencies: ["BrickTransport", "CCurlShim", "CCurl", "CContentCoding"], swiftSettings: strict),
         // rtnetlink message building and parsing for the reachability monitor (the NLMSG_* macros); no policy.
         .target(name: "CNetlink"),
         // Reachability on Linux: an rtnetlink monitor and a per-host route check.

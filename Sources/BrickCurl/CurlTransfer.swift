@@ -174,6 +174,35 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         }
     }
 
+    /// Whether decoded body may be queued now (engine thread): `.full` (and the engine then counts as
+    /// having paused the transfer, so that the consumer's reads ask to resume it) or `.finished`.
+    func roomForBody() -> BodyRoom {
+        state.withLock { state in
+            if state.finished { return .finished }
+            guard state.queuedBytes < request.options.streamBufferSize else {
+                state.pausedByEngine = true
+                return .full
+            }
+            return .room
+        }
+    }
+
+    /// Room for decoded body in a stream's queue.
+    enum BodyRoom { case room, full, finished }
+
+    /// Queues decoded body (engine thread) once ``roomForBody()`` said there is room; `false` when the
+    /// transfer is over.
+    func acceptBody(_ chunk: Data) -> Bool {
+        chunk.withUnsafeBytes { bytes in
+            state.withLock { state in
+                guard !state.finished else { return false }
+                state.queuedBytes += bytes.count
+                state.appendBody(bytes)
+                return true
+            }
+        }
+    }
+
     /// Wakes a waiting consumer if events were queued for it (engine thread, after a pass).
     func flush() { update { _ in } }
 

@@ -33,7 +33,8 @@ extension EasyTransfer {
         setter.pointer(CURLOPT_HEADERDATA, context)
         if mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
         try setMethodAndBody(&setter, request, context: context)
-        headerList = Self.makeHeaderList(request.headers, hasBody: request.body != nil && request.method != .head)
+        headerList = Self.makeHeaderList(
+            request.headers, hasBody: request.body != nil && request.method != .head, acceptEncoding: request.options.automaticDecompression)
         setter.pointer(CURLOPT_HTTPHEADER, headerList)
     }
 
@@ -98,7 +99,9 @@ extension EasyTransfer {
             }
         }
         if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
-        if options.automaticDecompression { setter.string(CURLOPT_ACCEPT_ENCODING, "") }
+        // Content codings are decoded by the engine (``ContentDecoder``), never by libcurl: a paused stream
+        // then holds compressed bytes, and a coding nobody knows is handed over as it came.
+        setter.long(CURLOPT_HTTP_CONTENT_DECODING, 0)
         switch mode {
         case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))
         case .stream:
@@ -179,14 +182,16 @@ extension EasyTransfer {
     }
 
     /// The header list libcurl sends: the request's fields (an empty value is sent with curl's `Name;`
-    /// syntax), an empty `Expect:` so that bodies never wait for `100 Continue`, and an empty
-    /// `Content-Type:` for a body without one, so that libcurl adds no form type of its own.
-    private static func makeHeaderList(_ headers: HTTPHeaders, hasBody: Bool) -> UnsafeMutablePointer<curl_slist>? {
+    /// syntax), the codings the engine decodes in `Accept-Encoding` unless the request names its own, an
+    /// empty `Expect:` so that bodies never wait for `100 Continue`, and an empty `Content-Type:` for a body
+    /// without one, so that libcurl adds no form type of its own.
+    private static func makeHeaderList(_ headers: HTTPHeaders, hasBody: Bool, acceptEncoding: Bool) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for field in headers {
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
             list = curl_slist_append(list, line)
         }
+        if acceptEncoding && headers["Accept-Encoding"] == nil { list = curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd") }
         if headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
         if hasBody && headers["Content-Type"] == nil { list = curl_slist_append(list, "Content-Type:") }
         return list

@@ -14,7 +14,7 @@ final class EasyTransfer {
     /// What the handle's standing options were set for: the handle may serve the next transfer that has it.
     let profile: HandleProfile
     /// Where accepted chunks are announced, so that the consumer is woken after the engine's pass.
-    private let flushQueue: FlushQueue
+    let flushQueue: FlushQueue
     /// Whether ``flushQueue`` already holds this transfer for the current pass.
     var flushScheduled = false
     /// Whether the request sends a body, so that upload progress means something.
@@ -25,11 +25,18 @@ final class EasyTransfer {
     private(set) var parser = HeadParser()
     private(set) var headDelivered = false
     private(set) var body = Data()
-    private(set) var exceededCap = false
+    var exceededCap = false
     /// Whether the decompressed body outgrew ``TransportOptions/maxDecompressionRatio``.
-    private(set) var inflatedPastRatio = false
-    /// Body bytes handed to the write callback, decompressed.
-    private var decodedBytes = 0
+    var inflatedPastRatio = false
+    /// The decoder of the body's content codings, once the first body bytes showed there is one to decode
+    /// (``decoderChosen``); `nil` for a body handed over as it came.
+    var decoder: ContentDecoder?
+    var decoderChosen = false
+    /// Why decoding the body failed (it is not valid in its coding).
+    var decodingFailure: TransportError?
+    /// Body bytes that arrived, and what decoding made of them.
+    var wireBytes = 0
+    var decodedBytes = 0
     /// Whether the response head passed ``TransportOptions/maxHeaderSize`` (or libcurl's limit for one
     /// field), so that it was refused.
     private(set) var headTooLarge = false
@@ -62,26 +69,20 @@ final class EasyTransfer {
         return ResponseHead(status: status)
     }
 
-    /// libcurl's write callback: a piece of body (engine thread).
+    /// libcurl's write callback: a piece of body as it came (engine thread). A body in a content coding
+    /// goes through ``receiveEncoded(_:)``.
     func receive(_ bytes: UnsafeRawBufferPointer) -> Int {
-        decodedBytes += bytes.count
-        if decodedBytes > Self.ratioFloor, let ratio = transfer.request.options.maxDecompressionRatio, inflatesPast(ratio) {
-            inflatedPastRatio = true
-            return 0
-        }
+        if !decoderChosen { chooseDecoder() }
+        if decoder != nil { return receiveEncoded(bytes) }
         switch mode {
         case .collect:
-            guard body.count + bytes.count <= transfer.request.options.maxBodySize else {
-                exceededCap = true
-                return 0
-            }
-            if body.isEmpty { reserveForContentLength() }
-            body.append(contentsOf: bytes)
-            return bytes.count
+            wireBytes += bytes.count
+            return take(bytes) ? bytes.count : 0
         case .stream:
             deliverHeadIfNeeded()
             switch transfer.offer(bytes) {
             case .accepted:
+                wireBytes += bytes.count
                 flushQueue.schedule(self)
                 return bytes.count
             case .pause:
@@ -91,16 +92,15 @@ final class EasyTransfer {
         }
     }
 
-    /// Decompressed bytes a body may reach before its ratio to the received bytes is checked.
-    private static let ratioFloor = 1 << 20
-
-    /// Whether the body decompressed so far is more than `ratio` times the bytes received (libcurl counts
-    /// received body bytes before decoding).
-    private func inflatesPast(_ ratio: Int) -> Bool {
-        var received: curl_off_t = 0
-        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_SIZE_DOWNLOAD_T, &received)
-        let (limit, overflow) = max(Int(received), 1).multipliedReportingOverflow(by: max(ratio, 1))
-        return !overflow && decodedBytes > limit
+    /// Appends to the collected body, within ``TransportOptions/maxBodySize``; `false` past it.
+    func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard body.count + bytes.count <= transfer.request.options.maxBodySize else {
+            exceededCap = true
+            return false
+        }
+        if body.isEmpty && decoder == nil { reserveForContentLength() }
+        body.append(contentsOf: bytes)
+        return true
     }
 
     /// libcurl's header callback: one header line (engine thread). `false` refuses the response: its head
@@ -116,11 +116,9 @@ final class EasyTransfer {
 
     /// Records what a failure with `code` says about the response: libcurl reports a single field over its
     /// own limit (100 KiB) as "out of memory" while the head is being read; it is the head that is too large.
-    /// After the head, the same code means the body decompressed past libcurl's buffer for a paused
-    /// transfer (64 MiB): a body inflating far beyond what arrived.
     func noteFailure(_ code: CURLcode) {
-        guard code == CURLE_OUT_OF_MEMORY, parser.byteCount > 0 else { return }
-        if parser.finalHeadComplete { inflatedPastRatio = true } else { headTooLarge = true }
+        guard code == CURLE_OUT_OF_MEMORY, parser.byteCount > 0, !parser.finalHeadComplete else { return }
+        headTooLarge = true
     }
 
     /// libcurl's pre-request callback: libcurl is about to send the request on a connection (engine

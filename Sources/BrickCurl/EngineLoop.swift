@@ -17,6 +17,9 @@ final class EngineLoop {
     private var idleHandles: IdleHandles
     /// The connection pools of requests that name an identity (client certificate, pins, CA, proxy).
     private var pools = ConnectionPools()
+    /// Streams whose libcurl side ended while decoded body still waited for room: out of the multi handle,
+    /// their ends (with these metrics) sent once the rest is decoded.
+    private var draining: [ObjectIdentifier: (easy: EasyTransfer, metrics: TransferMetrics)] = [:]
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     private var batch: [EngineCommand] = []
@@ -74,11 +77,11 @@ final class EngineLoop {
         for command in batch {
             switch command {
             case .start(let transfer): start(transfer)
-            case .cancel(let transfer): byTransfer[ObjectIdentifier(transfer)].map { remove($0) }
+            case .cancel(let transfer):
+                byTransfer[ObjectIdentifier(transfer)].map { remove($0) }
+                draining[ObjectIdentifier(transfer)] = nil
             case .resume(let transfer):
-                if let easy = byTransfer[ObjectIdentifier(transfer)] {
-                    _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
-                }
+                if let easy = byTransfer[ObjectIdentifier(transfer)] { resume(easy) } else { drain(ObjectIdentifier(transfer)) }
             case .shutdown: return false
             }
         }
@@ -129,9 +132,17 @@ final class EngineLoop {
             case .stream:
                 easy.deliverHeadIfNeeded()
                 easy.reportFinalProgress()
+                let progress = easy.decodingWaits ? easy.decodePending() : .done
                 remove(easy)
-                transfer.push(.end(metrics))
+                switch progress {
+                case .done: transfer.push(.end(metrics))
+                case .waiting: draining[ObjectIdentifier(transfer)] = (easy, metrics)
+                case .failed: deliver(transfer, failure: easy.decodingError)
+                }
             }
+        } else if easy.decodingFailure != nil {
+            remove(easy)
+            deliver(transfer, failure: easy.decodingError)
         } else if let failure = easy.upload?.failure {
             remove(easy)
             deliver(transfer, failure: failure)
@@ -142,6 +153,34 @@ final class EngineLoop {
             remove(easy)
             deliver(transfer, failure: error)
         }
+    }
+
+    /// Lets a paused transfer go on once its consumer made room: decoded body that waited is handed on
+    /// first, and receiving resumes only when none is left (sending resumes either way).
+    private func resume(_ easy: EasyTransfer) {
+        if easy.decodingWaits {
+            switch easy.decodePending() {
+            case .failed:
+                remove(easy)
+                return deliver(easy.transfer, failure: easy.decodingError)
+            case .waiting:
+                _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV)
+                return
+            case .done: break
+            }
+        }
+        _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
+    }
+
+    /// Hands on more of a draining stream's decoded body, and its end once none is left.
+    private func drain(_ id: ObjectIdentifier) {
+        guard let (easy, metrics) = draining[id] else { return }
+        switch easy.decodePending() {
+        case .waiting: return
+        case .done: easy.transfer.push(.end(metrics))
+        case .failed: deliver(easy.transfer, failure: easy.decodingError)
+        }
+        draining[id] = nil
     }
 
     /// Takes the transfer out of the multi handle (no callback fires after this). Its handle is kept for
@@ -173,6 +212,8 @@ final class EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: failure)
         }
+        for (easy, _) in draining.values { deliver(easy.transfer, failure: failure) }
+        draining.removeAll()
         idleHandles.drain()
         curl_multi_cleanup(multi)
         pools.drain()

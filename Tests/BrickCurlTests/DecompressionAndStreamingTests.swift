@@ -70,3 +70,33 @@ import Testing
         #expect(kinds == ["head", "end"])
     }
 }
+
+/// Content codings the engine decodes itself (libcurl hands the bytes over as they came), against nginx
+/// serving pre-encoded files, on a fresh connection and on a reused one.
+@Suite struct ContentCodingTests {
+    let own: CurlTransport
+    init() throws { own = try #require(CurlTransport()) }
+
+    @Test func zstdAndAChainOfCodingsAreDecodedAndAnUnknownCodingIsHandedOverAsItCame() async throws {
+        let nginx = try nginx()
+        for _ in 0..<2 {  // the second round on the kept-alive connection
+            for path in ["/coded/zstd", "/coded/chain"] {
+                let response = try await send(nginx.url(path), through: own)
+                #expect(String(decoding: response.body, as: UTF8.self) == Nginx.compactJSON, "\(path)")
+            }
+            let unknown = try await send(nginx.url("/coded/unknown"), through: own)
+            #expect(unknown.head.headers["Content-Encoding"] == "x-brick")
+            #expect(String(decoding: unknown.body, as: UTF8.self) == Nginx.compactJSON)
+            let damaged = try await failure(nginx.url("/coded/damaged"), through: own)
+            #expect(damaged.kind == .invalidResponse && damaged.message.contains("gzip"), "\(damaged)")
+        }
+    }
+
+    @Test func theRequestAsksForTheCodingsItDecodesUnlessItNamesItsOwn() async throws {
+        let echoed = try json(try await send(try httpbin().url("/headers"), through: own))
+        let headers = echoed["headers"] as? [String: Any]
+        #expect(headers?["Accept-Encoding"] as? String == "deflate, gzip, br, zstd")
+        let own = try json(try await send(try httpbin().url("/headers"), headers: ["Accept-Encoding": "identity"], through: own))
+        #expect((own["headers"] as? [String: Any])?["Accept-Encoding"] as? String == "identity")
+    }
+}

@@ -55,6 +55,20 @@ import Testing
         #expect(peak - baseline < 32 << 10, "the transfer must pause while the consumer is behind")
     }
 
+    @Test func aStalledConsumerOfACompressedBombHoldsCompressedBytesNotTheirExpansion() async throws {
+        let directory = try Paths.scratchDirectory("stalled-bomb")
+        defer { Paths.removeTree(directory) }
+        // 100 MiB of zeros gzipped to ~100 KiB: what waits while the consumer sleeps is bounded by the stream
+        // buffer (1 MiB), not by libcurl's buffer for a paused transfer (64 MiB, of decompressed bytes).
+        let outcome = try await TransferProbe.run(["stalled", try Nginx.shared.get().url("/bomb")], in: directory)
+        #expect(outcome.termination == .exited(0), "\(outcome.output)")
+        #expect(outcome.fields["outcome"] as? String == "responseTooLarge", "the ratio still ends it: \(outcome.fields)")
+        let baseline = try #require(outcome.fields["baselineKiB"] as? Int)
+        let peak = try #require(outcome.fields["peakKiB"] as? Int)
+        print("stalled consumer of a gzip bomb (own process): RSS at start \(baseline >> 10) MiB, peak \(peak >> 10) MiB")
+        #expect(peak - baseline < 12 << 10, "peak \(peak) KiB against \(baseline) KiB at start")
+    }
+
     @Test func a200MBMultipartFileIsStreamedFromDiskInBoundedMemory() async throws {
         let size = 200 << 20
         let path = try makeTestFile(size: size, seed: 200)

@@ -57,6 +57,12 @@ public final class Nginx: Sendable {
         try ChildProcess.run(["/bin/sh", "-c", "head -c \(Self.pacedFileSize) /dev/urandom > '\(www)/paced.bin'"], logPath: "/dev/null")
         // A decompression bomb: 100 MiB of zeros, gzipped to ~100 KiB, served as a gzip-encoded body.
         try ChildProcess.run(["/bin/sh", "-c", "head -c 104857600 /dev/zero | gzip -9 > '\(www)/bomb.gz'"], logPath: "/dev/null")
+        // Bodies in content codings libcurl is not asked to decode: zstd, a chain (zstd then gzip), a coding
+        // nobody knows, and a damaged gzip body.
+        try ChildProcess.run(["/bin/sh", "-c", """
+            cd '\(www)' && zstd -q -19 -c compact.json > compact.json.zst && gzip -9 -c compact.json.zst > compact.json.zst.gz \
+            && printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\003this is not deflate at all' > damaged.gz
+            """], logPath: directory + "/codings.log")
         certificatePath = directory + "/cert.pem"
         try ChildProcess.run([
             openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
@@ -135,6 +141,10 @@ public final class Nginx: Sendable {
                 location = /compact.json { default_type application/json; }
                 location /paced/ { alias \(directory)/www/; limit_rate_after 1m; limit_rate 1k; }
                 location = /bomb { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/bomb.gz; }
+                location = /coded/zstd { default_type application/json; add_header Content-Encoding zstd; alias \(directory)/www/compact.json.zst; }
+                location = /coded/chain { default_type application/json; add_header Content-Encoding "zstd, gzip"; alias \(directory)/www/compact.json.zst.gz; }
+                location = /coded/unknown { default_type application/json; add_header Content-Encoding x-brick; alias \(directory)/www/compact.json; }
+                location = /coded/damaged { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/damaged.gz; }
                 \(cookieLocations)
             }
             server {

@@ -11,6 +11,7 @@ import Glibc
 /// - `transfer-probe upload URL FILE`: a PUT of the file through `stream()`, checking its upload progress.
 /// - `transfer-probe multipart URL FILE`: a multipart POST of a text field and the file, collected.
 /// - `transfer-probe slow URL`: a streamed GET read by a consumer slower than the network.
+/// - `transfer-probe stalled URL`: a streamed GET whose consumer sleeps a second after the head, then reads.
 /// - `transfer-probe threads URL`: the library's threads (by name) after building configurations and
 ///   sessions, and after one GET of URL through `Session.shared`.
 /// - `transfer-probe shutdown OK_URL HANGING_URL`: a session with one kept-alive connection and one request
@@ -141,6 +142,19 @@ case "slow":
         fail("\(error)")
     }
     report(["received": "\(received)", "chunks": "\(chunks)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
+case "stalled":
+    // A consumer asleep at the head (the slow consumer is the workload, not a wait), then reading all.
+    var received = 0
+    var outcome = "end"
+    do {
+        for try await event in Fetch(arguments[2]).stream() {
+            if case .head = event { try await Task.sleep(for: .seconds(1)) }
+            if case .body(let chunk) = event { received += chunk.count }
+        }
+    } catch {
+        outcome = (error as? BrickError)?.transportError.map { "\($0.kind)" } ?? "\(error)"
+    }
+    report(["outcome": "\"\(outcome)\"", "received": "\(received)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
 case "threads":
     func quoted(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
     let before = libraryThreads()

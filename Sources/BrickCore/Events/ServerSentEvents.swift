@@ -49,7 +49,8 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var emptyConnectionsInARow = 0
         /// Connections in a row that ended within ``quickEnd`` of being opened.
         var quickEndsInARow = 0
-        var connectedAt: ContinuousClock.Instant?
+        /// Time since the connection was opened, on the reconnection clock.
+        var sinceConnected: (() -> Duration)?
         var finished = false
 
         init(connect: @escaping @Sendable (String?) -> ResponseStream, reconnection: Reconnection?, parser: ServerSentEventParser) {
@@ -72,7 +73,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 if finished { return nil }
                 if connection == nil {
                     connection = connect(parser.lastEventID.isEmpty ? nil : parser.lastEventID).makeAsyncIterator()
-                    connectedAt = .now
+                    sinceConnected = reconnection.map { ServerSentEvents.stopwatch($0.clock) }
                     gotHead = false
                 }
                 do throws(BrickError) {
@@ -128,7 +129,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 return
             }
             emptyConnectionsInARow += 1
-            let lived = connectedAt.map { ContinuousClock.now - $0 } ?? .zero
+            let lived = sinceConnected?() ?? .zero
             quickEndsInARow = lived < ServerSentEvents.quickEnd ? quickEndsInARow + 1 : 0
             let requested = Swift.min(parser.reconnectionTime ?? reconnection.rules.breakTime, reconnection.rules.maxBreakTime)
             let delay = ServerSentEvents.reconnectionDelay(
@@ -140,10 +141,17 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
     }
 
+    /// A function that tells the time passed on `clock` since it was made.
+    static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
+        let start = clock.now
+        return { start.duration(to: clock.now) }
+    }
+
     /// The shortest wait before a reconnection, whatever `retry:` the server sent: `retry: 0` and one event
     /// per connection would otherwise open thousands of connections a second.
     package static let minimumReconnectionDelay = Duration.milliseconds(250)
-    /// A connection that ends sooner than this after it was opened "ended at once"; several in a row back off.
+    /// A connection that ends sooner than this after it was opened (on the session's clock) "ended at once";
+    /// several in a row back off.
     static let quickEnd = Duration.seconds(1)
 
     /// The wait before the next connection: the `requested` time (the server's `retry:`, or the rules'
