@@ -59,11 +59,7 @@ extension EasyTransfer {
         if code == CURLE_FILESIZE_EXCEEDED {
             return "the response declares a body of more than \(transfer.request.options.maxBodySize) bytes (maxBodySize)"
         }
-        if inflatedPastRatio {
-            return code == CURLE_OUT_OF_MEMORY
-                ? "the body decompressed past libcurl's buffer for a paused transfer (64 MiB)"
-                : "the body decompressed to more than \(transfer.request.options.maxDecompressionRatio ?? 0) times the bytes received"
-        }
+        if inflatedPastRatio { return decodingError.message }
         let buffer = String(cString: handle.errorBuffer)
         return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
     }
