@@ -17,7 +17,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every parser of server or caller input, each with the properties it must keep on any input. A broken
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
-    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies, codings
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -55,6 +55,35 @@ enum FuzzTarget: String, CaseIterable {
         case .json: Self.json(Data(bytes))
         case .events: Self.events(bytes)
         case .cookies: Self.cookies(text)
+        case .codings: Self.codings(bytes)
+        }
+    }
+
+    /// A body in content codings: the first byte picks the codings (each of the four, or a chain of two)
+    /// and the size of the pieces it arrives in. Decoding ends, with body or a typed error, and no step
+    /// gives more than it was asked for.
+    static func codings(_ bytes: UnsafeRawBufferPointer) {
+        guard let first = bytes.first else { return }
+        let names = ["gzip", "deflate", "br", "zstd", "zstd, gzip", "gzip, deflate", "br, zstd", "x-unknown"]
+        guard let codings = ContentDecoder.codings(names[Int(first) % names.count]) else { return }
+        guard let decoder = ContentDecoder(codings) else { return }
+        let piece = 1 + Int(first >> 3)
+        var offset = 1
+        var total = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + piece)
+            decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+            offset = end
+            do {
+                while let decoded = try decoder.decode(atMost: 4096) {
+                    precondition(!decoded.isEmpty && decoded.count <= 4096, "a step gave more than asked")
+                    total += decoded.count
+                    if total > 64 << 20 { return }  // a bomb: the ratio check ends it in the engine
+                }
+            } catch {
+                return
+            }
+            precondition(!decoder.hasPendingInput, "input left behind with room to decode it")
         }
     }
 
