@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench sanitize fuzz docs soak load chaos
+.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -18,6 +18,11 @@ test:
 bench:
 	bash .ci/setup bench
 	bash .ci/bench
+
+# Instructions (callgrind) and allocations per request of raw libcurl, the floor and BrickRequest in S1, S2,
+# S4 and S1transport; one INSTRUCTIONS line each (see Docs/Performance.md).
+instructions:
+	bash .ci/instructions
 
 # The test suite under ThreadSanitizer and AddressSanitizer (see Docs/Reliability.md); CI runs it too.
 sanitize:

@@ -33,3 +33,17 @@ public func warn(_ line: String) {
     let text = line + "\n"
     _ = text.withCString { write(2, $0, strlen($0)) }
 }
+
+/// Whether `BENCH_MAIN_SLEEPS=1`: the scenario runs in a detached task while the main thread sleeps, so that
+/// valgrind (3.19, which stops inside libdispatch's wait on the main queue) can run the client (`make
+/// instructions`).
+public let mainThreadSleeps: Bool = {
+    guard let value = getenv("BENCH_MAIN_SLEEPS") else { return false }
+    return String(cString: value) == "1"
+}()
+
+/// Runs `scenario` in a detached task and sleeps on the main thread until it exits the process.
+public func runDetachedWhileMainSleeps(_ scenario: @escaping @Sendable () async -> Never) -> Never {
+    Task.detached { await scenario() }
+    while true { sleep(3600) }
+}

@@ -41,7 +41,7 @@ struct Tally: Sendable {
     static func + (lhs: Tally, rhs: Tally) -> Tally { Tally(bytes: lhs.bytes + rhs.bytes, errors: lhs.errors + rhs.errors) }
 }
 
-func collect(_ outcome: DataResponse<Data>) -> Tally {
+@Sendable func collect(_ outcome: DataResponse<Data>) -> Tally {
     guard outcome.statusCode == 200, let body = outcome.value else {
         if let error = outcome.error { warn("brick-bench: \(error)") }
         return Tally(errors: 1)
@@ -49,7 +49,7 @@ func collect(_ outcome: DataResponse<Data>) -> Tally {
     return Tally(bytes: body.count)
 }
 
-func sequential(_ n: Int, post: Bool, url: String) async -> Tally {
+@Sendable func sequential(_ n: Int, post: Bool, url: String) async -> Tally {
     var tally = Tally()
     for _ in 0..<n {
         tally = tally + collect(post ? await BenchPost(url: url).dataResponse() : await BenchGet(url: url).dataResponse())
@@ -57,7 +57,7 @@ func sequential(_ n: Int, post: Bool, url: String) async -> Tally {
     return tally
 }
 
-func concurrent(_ n: Int, width: Int) async -> Tally {
+@Sendable func concurrent(_ n: Int, width: Int) async -> Tally {
     await withTaskGroup(of: Tally.self) { group in
         for worker in 0..<width {
             let share = n / width + (worker < n % width ? 1 : 0)
@@ -67,7 +67,7 @@ func concurrent(_ n: Int, width: Int) async -> Tally {
     }
 }
 
-func streamed(_ n: Int) async -> Tally {
+@Sendable func streamed(_ n: Int) async -> Tally {
     var tally = Tally()
     for _ in 0..<n {
         do {
@@ -87,7 +87,7 @@ func streamed(_ n: Int) async -> Tally {
 }
 
 /// S5: decodes the array `n` times, through the Decodable brick or (`direct`) with JSONDecoder on the bytes.
-func decoded(_ n: Int, direct: Bool) async -> Tally {
+@Sendable func decoded(_ n: Int, direct: Bool) async -> Tally {
     var tally = Tally()
     for _ in 0..<n {
         if untyped && !direct {
@@ -124,7 +124,7 @@ func decoded(_ n: Int, direct: Bool) async -> Tally {
 }
 
 let layerTransport = arguments[1] == "S1transport" ? CurlTransport() : nil
-func timed(_ n: Int) async -> Tally {
+@Sendable func timed(_ n: Int) async -> Tally {
     if let layerTransport { return await transportOnly(n, url: url, transport: layerTransport) }
     if layer != nil { return await layered(n, url: url) }
     switch scenario {
@@ -135,25 +135,31 @@ func timed(_ n: Int) async -> Tally {
     }
 }
 
-// Warm-up, as the other clients do it.
-switch scenario {
-case _ where layer != nil: _ = await timed(100)
-case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
-case "H2":
-    _ = await sequential(1, post: false, url: url)  // the one connection, before 64 ask for it at once
-    _ = await concurrent(4 * concurrency, width: concurrency)
-case "S5", "S5json": _ = await decoded(1, direct: direct)
-case "S3", "S3m":
-    let small = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/") + "/small"
-    _ = await sequential(1, post: false, url: small)
-default: _ = await sequential(100, post: scenario == "S4", url: url)
+/// Warms up, as the other clients do, then runs the timed phase and prints the RESULT line.
+@Sendable func main() async -> Never {
+    // Warm-up, as the other clients do it.
+    switch scenario {
+    case _ where layer != nil: _ = await timed(100)
+    case "S2": _ = await concurrent(4 * concurrency, width: concurrency)
+    case "H2":
+        _ = await sequential(1, post: false, url: url)  // the one connection, before 64 ask for it at once
+        _ = await concurrent(4 * concurrency, width: concurrency)
+    case "S5", "S5json": _ = await decoded(1, direct: direct)
+    case "S3", "S3m":
+        let small = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false).prefix(3).joined(separator: "/") + "/small"
+        _ = await sequential(1, post: false, url: small)
+    default: _ = await sequential(100, post: scenario == "S4", url: url)
+    }
+
+    let (cpuStart, _) = cpuSeconds()
+    let start = ContinuousClock.now
+    let tally = await timed(count)
+    let wall = ContinuousClock.now - start
+    let (cpuEnd, maxRSS) = cpuSeconds()
+    printResult(client: direct ? "jsondecoder" : layer ?? "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
+                cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors)
+    exit(tally.errors == 0 ? 0 : 1)
 }
 
-let (cpuStart, _) = cpuSeconds()
-let start = ContinuousClock.now
-let tally = await timed(count)
-let wall = ContinuousClock.now - start
-let (cpuEnd, maxRSS) = cpuSeconds()
-printResult(client: direct ? "jsondecoder" : layer ?? "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
-            cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors)
-exit(tally.errors == 0 ? 0 : 1)
+if mainThreadSleeps { runDetachedWhileMainSleeps { await main() } }
+await main()

@@ -186,7 +186,7 @@ func fatal(_ message: String) -> Never {
     exit(1)
 }
 
-func main() async {
+func main() async -> Never {
     let arguments = CommandLine.arguments
     guard arguments.count >= 4, ["S1", "S2", "S4"].contains(arguments[1]), let count = Int(arguments[3]), count > 0 else {
         warn("usage: floor-bench S1|S2|S4 URL N [CONCURRENCY]")
@@ -221,4 +221,5 @@ func main() async {
     exit(tally.errors == 0 ? 0 : 1)
 }
 
+if mainThreadSleeps { runDetachedWhileMainSleeps { await main() } }
 await main()
