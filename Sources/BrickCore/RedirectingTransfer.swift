@@ -27,16 +27,21 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private let callerCookie: String?
     private let state = Locked(State())
 
-    init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil) {
+    /// Redirects already followed before `request` (whose transfer the session made itself).
+    private let hopsBefore: Int
+
+    /// A transfer of `request`, which comes after `hopsBefore` redirects.
+    init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil, hopsBefore: Int = 0) {
         self.transport = transport
         self.first = request
         self.cookies = cookies
+        self.hopsBefore = hopsBefore
         callerCookie = cookies.flatMap { jar in request.headers["Cookie"].flatMap { jar.callersPart(of: $0, for: request.url) } }
     }
 
     func response() async throws(TransportError) -> TransportResponse {
         var request = first
-        var hops = 0
+        var hops = hopsBefore
         while true {
             var response = try await begin(request, hop: hops).response()
             cookies?.store(response.head, from: request.url)
@@ -95,7 +100,7 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     /// events read before its head kept to hand out first.
     private func followToFinalHead() async throws(TransportError) {
         var request = first
-        var hops = 0
+        var hops = hopsBefore
         while true {
             let events = try begin(request, hop: hops).events()
             var early: [TransportEvent] = []

@@ -1,9 +1,25 @@
 extension Session {
     /// Sends `request` once through the transport, with no pipeline around it: the transfer behind every
     /// attempt of a collected call.
+    ///
+    /// Without a cookie jar, the transport's own transfer goes first, and a redirect is followed only once a
+    /// 3xx came back (the plain call makes no wrapper); with one, every hop goes through
+    /// ``RedirectingTransfer``, which keeps each hop's cookies.
     func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
-        let transfer = makeTransfer(for: request)
-        guard let id = registry.add(transfer, owner: ownerID, abortableRoute: request.route) else { throw .shutDown }
+        guard request.options.followRedirects, configuration.cookies == nil else {
+            return try await collect(makeTransfer(for: request), route: request.route, ownerID: ownerID)
+        }
+        let first = try await collect(makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
+        let next: TransportRequest?
+        do { next = try RedirectRule.next(after: first.head, of: request, hops: 0) } catch { throw .transport(error) }
+        guard let next else { return first }
+        let following = RedirectingTransfer(transport: transport, request: next, hopsBefore: 1)
+        return try await collect(following, route: next.route, ownerID: ownerID)
+    }
+
+    /// Registers `transfer` (so that cancelling its owner or losing its route ends it) and collects its response.
+    private func collect(_ transfer: any TransportTransfer, route: RequestRoute, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
+        guard let id = registry.add(transfer, owner: ownerID, abortableRoute: route) else { throw .shutDown }
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }
     }
@@ -56,12 +72,12 @@ extension Session {
     /// The transfer for `request`: one that follows redirects under ``RedirectRule`` when the request's
     /// options say to, else the transport's own (which never follows). The first one starts the session's
     /// watch on routes, before it is registered, so that no change after it is missed.
-    private func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
+    private func makeTransfer(for request: TransportRequest, following: Bool = true) -> any TransportTransfer {
         _ = routeWatch.value
         let transport = transport
         // With a cookie jar every transfer goes through RedirectingTransfer (which follows nothing when
         // redirects are off), so that each hop's `Set-Cookie` is kept and each hop gets its own cookies.
-        return request.options.followRedirects || configuration.cookies != nil
+        return (following && request.options.followRedirects) || configuration.cookies != nil
             ? RedirectingTransfer(transport: transport, request: request, cookies: configuration.cookies)
             : transport.makeTransfer(for: request)
     }

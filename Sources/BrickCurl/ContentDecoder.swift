@@ -11,6 +11,9 @@ final class ContentDecoder {
     /// One coding the decoder knows.
     enum Coding { case gzip, deflate, brotli, zstd }
 
+    /// What a request asks for: every coding the decoder knows.
+    static let acceptEncodingField = "Accept-Encoding: deflate, gzip, br, zstd"
+
     /// The most bytes one decoding step produces.
     static let step = 64 << 10
 

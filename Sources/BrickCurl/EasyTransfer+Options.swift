@@ -100,7 +100,8 @@ extension EasyTransfer {
         }
         if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         // Content codings are decoded by the engine (``ContentDecoder``), never by libcurl: a paused stream
-        // then holds compressed bytes, and a coding nobody knows is handed over as it came.
+        // then holds compressed bytes, and a coding nobody knows is handed over as it came. The request's
+        // header list asks for the codings (`makeHeaderList`).
         setter.long(CURLOPT_HTTP_CONTENT_DECODING, 0)
         switch mode {
         case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))
@@ -182,17 +183,19 @@ extension EasyTransfer {
     }
 
     /// The header list libcurl sends: the request's fields (an empty value is sent with curl's `Name;`
-    /// syntax), the codings the engine decodes in `Accept-Encoding` unless the request names its own, an
-    /// empty `Expect:` so that bodies never wait for `100 Continue`, and an empty `Content-Type:` for a body
-    /// without one, so that libcurl adds no form type of its own.
+    /// syntax), the codings the engine decodes in `Accept-Encoding` unless the request names its own and,
+    /// for a body, an empty `Expect:` so that it never waits for `100 Continue` and an empty `Content-Type:`
+    /// when it has none, so that libcurl adds no form type of its own. (Fields that libcurl would write
+    /// itself from options, `User-Agent` or `Accept-Encoding`, cost more there: it formats them anew for
+    /// every request. Each field in the list costs too: libcurl checks the list for a dozen names of its own.)
     private static func makeHeaderList(_ headers: HTTPHeaders, hasBody: Bool, acceptEncoding: Bool) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for field in headers {
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
             list = curl_slist_append(list, line)
         }
-        if acceptEncoding && headers["Accept-Encoding"] == nil { list = curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd") }
-        if headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
+        if acceptEncoding && headers["Accept-Encoding"] == nil { list = curl_slist_append(list, ContentDecoder.acceptEncodingField) }
+        if hasBody && headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
         if hasBody && headers["Content-Type"] == nil { list = curl_slist_append(list, "Content-Type:") }
         return list
     }

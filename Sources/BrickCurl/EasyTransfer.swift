@@ -16,39 +16,39 @@ final class EasyTransfer {
     /// Where accepted chunks are announced, so that the consumer is woken after the engine's pass.
     let flushQueue: FlushQueue
     /// Whether ``flushQueue`` already holds this transfer for the current pass.
-    var flushScheduled = false
+    @exclusivity(unchecked) var flushScheduled = false
     /// Whether the request sends a body, so that upload progress means something.
     private let hasUpload: Bool
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) var headerList: UnsafeMutablePointer<curl_slist>?
     /// The body when it is sent through the read callback (files, streams, several parts).
-    var upload: UploadSource?
-    private(set) var parser = HeadParser()
-    private(set) var headDelivered = false
-    private(set) var body = Data()
-    var exceededCap = false
+    @exclusivity(unchecked) var upload: UploadSource?
+    @exclusivity(unchecked) private(set) var parser = HeadParser()
+    @exclusivity(unchecked) private(set) var headDelivered = false
+    @exclusivity(unchecked) private(set) var body = Data()
+    @exclusivity(unchecked) var exceededCap = false
     /// Whether the decompressed body outgrew ``TransportOptions/maxDecompressionRatio``.
-    var inflatedPastRatio = false
+    @exclusivity(unchecked) var inflatedPastRatio = false
     /// The decoder of the body's content codings, once the first body bytes showed there is one to decode
     /// (``decoderChosen``); `nil` for a body handed over as it came.
-    var decoder: ContentDecoder?
-    var decoderChosen = false
+    @exclusivity(unchecked) var decoder: ContentDecoder?
+    @exclusivity(unchecked) var decoderChosen = false
     /// Why decoding the body failed (it is not valid in its coding).
-    var decodingFailure: TransportError?
+    @exclusivity(unchecked) var decodingFailure: TransportError?
     /// Body bytes that arrived, and what decoding made of them.
-    var wireBytes = 0
-    var decodedBytes = 0
+    @exclusivity(unchecked) var wireBytes = 0
+    @exclusivity(unchecked) var decodedBytes = 0
     /// Whether the response head passed ``TransportOptions/maxHeaderSize`` (or libcurl's limit for one
     /// field), so that it was refused.
-    private(set) var headTooLarge = false
+    @exclusivity(unchecked) private(set) var headTooLarge = false
     /// How many times libcurl was about to send the request (its pre-request callback).
-    private var sendCount = 0
+    @exclusivity(unchecked) private var sendCount = 0
     /// Whether libcurl was stopped from sending the request a second time on a fresh connection.
-    private(set) var refusedResend = false
+    @exclusivity(unchecked) private(set) var refusedResend = false
     /// Whether libcurl began sending the request at least once (its pre-request callback ran).
     var requestWentOut: Bool { sendCount > 0 }
     /// The counts last reported to a streaming consumer (`-1`: none yet).
-    private var reportedUpload: Int64 = -1
-    private var reportedDownload: Int64 = -1
+    @exclusivity(unchecked) private var reportedUpload: Int64 = -1
+    @exclusivity(unchecked) private var reportedDownload: Int64 = -1
 
     init(handle: EasyHandle, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
         self.handle = handle

@@ -12,19 +12,19 @@ final class EngineLoop {
     private let configuration: CurlTransport.Configuration
     /// The transfers in the multi handle, which this table keeps alive; libcurl hands a finished one back
     /// through its handle's `CURLOPT_PRIVATE`.
-    private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
+    @exclusivity(unchecked) private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
     /// Handles kept from transfers that ended well, for the next transfers of the same profile.
-    private var idleHandles: IdleHandles
+    @exclusivity(unchecked) private var idleHandles: IdleHandles
     /// The connection pools of requests that name an identity (client certificate, pins, CA, proxy).
-    private var pools = ConnectionPools()
+    @exclusivity(unchecked) private var pools = ConnectionPools()
     /// Streams whose libcurl side ended while decoded body still waited for room: out of the multi handle,
     /// their ends (with these metrics) sent once the rest is decoded.
-    private var draining: [ObjectIdentifier: (easy: EasyTransfer, metrics: TransferMetrics)] = [:]
+    @exclusivity(unchecked) private var draining: [ObjectIdentifier: (easy: EasyTransfer, metrics: TransferMetrics)] = [:]
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
-    private var batch: [EngineCommand] = []
+    @exclusivity(unchecked) private var batch: [EngineCommand] = []
     /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
-    private var wakeup: curl_waitfd
+    @exclusivity(unchecked) private var wakeup: curl_waitfd
 
     /// Raised when the loop has ended and the multi handle is cleaned up.
     private let stopped: EngineStopped

@@ -1,7 +1,7 @@
 /// The streamed transfers that queued body chunks during the engine's current pass over the sockets; the
 /// engine wakes their consumers once the pass is over (engine thread only).
 final class FlushQueue {
-    private var transfers: [EasyTransfer] = []
+    @exclusivity(unchecked) private var transfers: [EasyTransfer] = []
 
     /// Remembers `easy` for the end of the pass, once per pass.
     func schedule(_ easy: EasyTransfer) {

@@ -99,16 +99,22 @@ extension HTTPHeaders {
     /// - Throws: ``TransportError`` of kind ``TransportError/Kind/invalidHeader`` naming the first bad field.
     public func validate() throws(TransportError) {
         for field in fields {
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(Self.isTokenByte) else {
+            var name = field.name
+            guard name.withUTF8({ !$0.isEmpty && $0.allSatisfy(Self.isTokenByte) }) else {
                 throw TransportError(.invalidHeader, message: "invalid header name \(field.name.debugDescription)")
             }
             // Field values are visible characters, spaces and tabs (RFC 9110 §5.5): CR and LF would inject
             // another field, NUL ends the string in C, and other control bytes have no business on the wire.
-            guard !field.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
+            var value = field.value
+            guard !value.withUTF8({ $0.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F } }) else {
                 throw TransportError(
                     .invalidHeader, message: "header \(field.name) has a control character (CR, LF, NUL or another) in its value")
             }
-            guard !Self.framingFieldNames.contains(where: { Self.sameName($0, field.name) }) else {
+            // Only names of a framing field's length are compared (2, 7, 10, 14, 16 or 17 bytes).
+            let length = name.utf8.count
+            guard !(Self.framingLengths & (1 << Swift.min(length, 63)) != 0
+                && Self.framingFieldNames.contains(where: { Self.sameName($0, field.name) }))
+            else {
                 throw TransportError(
                     .invalidHeader,
                     message: "header \(field.name) decides how the message is framed or the connection is used; the transport sets it")
@@ -138,14 +144,20 @@ extension HTTPHeaders {
         }
     }
 
+    /// The lengths of ``framingFieldNames``, as bits.
+    private static let framingLengths: UInt64 = framingFieldNames.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+
     /// Whether `byte` may appear in an RFC 9110 `token` (header names, methods).
     public static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        byte < 128 && (byte < 64 ? tokenBytesLow >> byte : tokenBytesHigh >> (byte - 64)) & 1 == 1
     }
+
+    /// The token bytes as two 64-bit masks: letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static let (tokenBytesLow, tokenBytesHigh): (UInt64, UInt64) = {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for byte in Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~".utf8) {
+            if byte < 64 { low |= 1 << byte } else { high |= 1 << (byte - 64) }
+        }
+        return (low, high)
+    }()
 }

@@ -66,7 +66,9 @@ import Testing
         let baseline = try #require(outcome.fields["baselineKiB"] as? Int)
         let peak = try #require(outcome.fields["peakKiB"] as? Int)
         print("stalled consumer of a gzip bomb (own process): RSS at start \(baseline >> 10) MiB, peak \(peak >> 10) MiB")
-        #expect(peak - baseline < 12 << 10, "peak \(peak) KiB against \(baseline) KiB at start")
+        // The bound of the slow consumer above: ThreadSanitizer's shadow memory doubles what a plain run shows
+        // (+9 MiB plain, +16 MiB under TSan; +129 MiB when libcurl decompressed into its paused buffer).
+        #expect(peak - baseline < 32 << 10, "peak \(peak) KiB against \(baseline) KiB at start")
     }
 
     @Test func a200MBMultipartFileIsStreamedFromDiskInBoundedMemory() async throws {

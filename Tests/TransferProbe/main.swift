@@ -12,6 +12,8 @@ import Glibc
 /// - `transfer-probe multipart URL FILE`: a multipart POST of a text field and the file, collected.
 /// - `transfer-probe slow URL`: a streamed GET read by a consumer slower than the network.
 /// - `transfer-probe stalled URL`: a streamed GET whose consumer sleeps a second after the head, then reads.
+/// - `transfer-probe allocations full|transport URL N`: N sequential GETs through the full brick path or the
+///   transport alone (AllocationTests counts the allocations).
 /// - `transfer-probe threads URL`: the library's threads (by name) after building configurations and
 ///   sessions, and after one GET of URL through `Session.shared`.
 /// - `transfer-probe shutdown OK_URL HANGING_URL`: a session with one kept-alive connection and one request
@@ -155,6 +157,20 @@ case "stalled":
         outcome = (error as? BrickError)?.transportError.map { "\($0.kind)" } ?? "\(error)"
     }
     report(["outcome": "\"\(outcome)\"", "received": "\(received)", "baselineKiB": "\(baseline)", "peakKiB": "\(memoryKiB("VmHWM"))"])
+case "allocations":
+    // N sequential GETs of URL through the full brick path (`full`) or the libcurl transport alone
+    // (`transport`), after one to warm up; the preloaded counter counts the process's allocations.
+    let count = Int(arguments[4]) ?? 0
+    var failures = 0
+    if arguments[2] == "transport" {
+        guard let transport = CurlTransport() else { fail("no transport") }
+        for _ in 0...count {
+            do { _ = try await transport.makeTransfer(for: TransportRequest(url: arguments[3])).response() } catch { failures += 1 }
+        }
+    } else {
+        for _ in 0...count where await Ping(arguments[3]).dataResponse().statusCode != 200 { failures += 1 }
+    }
+    report(["failures": "\(failures)"])
 case "threads":
     func quoted(_ names: [String]) -> String { "[" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
     let before = libraryThreads()

@@ -1,6 +1,7 @@
-// `make instructions`' allocation counter, preloaded into a benchmark client (LD_PRELOAD): every call that
-// allocates (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign, valloc) is counted, and the
-// count is written at exit to the file ALLOC_COUNT_FILE names. It forwards to glibc's own functions.
+// The allocation counter of `make instructions` and of AllocationTests, preloaded into a client
+// (LD_PRELOAD): every call that allocates (malloc, calloc, realloc, posix_memalign, aligned_alloc, memalign,
+// valloc) is counted, and the count is written at exit to the file ALLOC_COUNT_FILE names. It forwards to
+// glibc's own functions. Built by the script or test that preloads it (cc -shared -fPIC).
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
