@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension Session {
     /// Runs `plan` through the pipeline until it ends: interceptors adapt the request, the transport sends
     /// it, interceptors process the outcome (and may replay it), validation and `serializer` turn it into
@@ -29,12 +31,14 @@ extension Session {
         guard let cache = configuration.responseCache else { return await run(plan, base: base, cacheStep: nil, serialize) }
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
             let outcome = await run(plan, base: base, cacheStep: nil, serialize)
-            if !base.method.isSafe, outcome.error == nil { await cache.removeResponse(for: CacheStep.key(for: base.url)) }
+            if !base.method.isSafe, let head = outcome.response?.head {
+                for url in CachePolicy.invalidated(by: head, of: base) { await cache.removeResponse(for: CacheStep.key(for: url)) }
+            }
             return outcome
         }
         switch await step.lookup(base) {
         case .answer(let entry):
-            let response = TransportResponse(head: entry.head, body: entry.body)
+            let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = .hit
             return outcome

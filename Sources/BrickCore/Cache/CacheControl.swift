@@ -6,6 +6,8 @@ struct CacheControl: Equatable, Sendable {
     var mustRevalidate = false
     /// `public`: the response may be shared, even when the request carried credentials.
     var isPublic = false
+    /// `must-understand`: store only a status the cache understands, and then whatever `no-store` says.
+    var mustUnderstand = false
 
     init(maxAge: Int?, noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false) {
         self.maxAge = maxAge
@@ -28,6 +30,7 @@ struct CacheControl: Equatable, Sendable {
                 case "no-cache": noCache = true
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
                 case "public": isPublic = true
+                case "must-understand": mustUnderstand = true
                 default: continue
                 }
             }

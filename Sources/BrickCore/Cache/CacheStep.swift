@@ -63,14 +63,12 @@ final class CacheStep {
             let refreshed = CachePolicy.refreshed(entry, with: response.head, requestTime: sentAt, responseTime: now)
             if mode.contains(.cacheResponse) { await cache.store(refreshed, for: key) }
             status = .revalidated
-            return .success(TransportResponse(head: refreshed.head, body: refreshed.body, metrics: response.metrics))
+            return .success(TransportResponse(head: CachePolicy.served(refreshed, now: now), body: refreshed.body, metrics: response.metrics))
         }
         status = .miss
         guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
-        var headers = response.head.headers
-        // Framing fields describe the transfer, not the stored body; a cookie set for one caller is not
-        // handed to the next one the entry answers.
-        for field in ["Content-Encoding", "Content-Length", "Transfer-Encoding", "Set-Cookie"] { headers[field] = nil }
+        let left = CachePolicy.fieldsNotStored(response.head, decoded: CachePolicy.bodyWasDecoded(response.head, for: request))
+        let headers = HTTPHeaders(response.head.headers.filter { !left.contains($0.name.lowercased()) })
         await cache.store(CachedResponse(
             status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
             varyingFields: CachePolicy.varyingFields(of: request, for: response.head)), for: key)

@@ -27,7 +27,7 @@ enum SetCookie {
             let key = attribute[..<(equals ?? attribute.endIndex)].trimmingWhitespace.lowercased()
             let argument = equals.map { String(attribute[attribute.index(after: $0)...].trimmingWhitespace) } ?? ""
             switch key {
-            case "expires": expires = HTTPDate.parse(argument)
+            case "expires": expires = HTTPDate.parseLeniently(argument)
             case "max-age":
                 let digits = argument.hasPrefix("-") ? argument.dropFirst() : argument[...]
                 guard !digits.isEmpty, digits.count <= 12, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { continue }
