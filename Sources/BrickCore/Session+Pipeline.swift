@@ -36,11 +36,21 @@ extension Session {
             }
             return outcome
         }
-        switch await step.lookup(base) {
+        let lookup = await step.lookup(base) { [reachability] in
+            guard let host = base.route.host else { return false }
+            return await reachability.status(of: host) == .unreachable
+        }
+        switch lookup {
         case .answer(let entry):
             let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
-            outcome.cacheStatus = .hit
+            outcome.cacheStatus = step.status
+            return outcome
+        case .answerAndRevalidate(let entry, let conditional):
+            revalidateInBackground(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+            let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
+            outcome.cacheStatus = .stale
             return outcome
         case .notCached:
             return DataResponse(request: base, response: nil, result: .failure(.notCached(url: base.url)))
@@ -50,6 +60,19 @@ extension Session {
         var outcome = await run(plan, base: base, cacheStep: step, serialize)
         outcome.cacheStatus = step.status
         return outcome
+    }
+
+    /// Sends `plan`'s request with `conditional` in a task of its own, storing what comes back (a `304`
+    /// refreshes `entry`): the revalidation of a response that answered stale (`stale-while-revalidate`).
+    private func revalidateInBackground(
+        _ entry: CachedResponse, plan: DispatchPlan, base: TransportRequest, conditional: HTTPHeaders, cache: any ResponseCache
+    ) {
+        var request = base
+        request.headers.merge(conditional)
+        Task { [self] in
+            let step = CacheStep(revalidating: entry, of: request, cache: cache)
+            _ = await run(plan, base: request, cacheStep: step) { _ throws(BrickError) in }
+        }
     }
 
     /// Turns a response into the caller's value, kept by the closure; throws what serialization threw.

@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickTesting
 import Foundation
 import Testing
 import TestServers
@@ -109,5 +110,74 @@ import TestServers
         _ = await session.dataResponse(for: TransportRequest(method: .post, url: server.baseURL + "/scripted?key=elsewhere"))
         _ = await get("invalidate")
         #expect(server.count("invalidate") == 5, "a POST elsewhere whose Location names it invalidates it")
+    }
+}
+
+/// RFC 5861 and offline answers: a stale response answers at once when the server allowed it, or while the
+/// route to its host is down; a POST is never answered from the cache.
+@Suite struct StaleAnswerTests {
+    let server: FaultServer
+    let reachability = ManualReachability()
+    let cache = MemoryResponseCache()
+    let session: Session
+    init() throws {
+        server = try FaultServer()
+        var configuration = Session.Configuration()
+        configuration.responseCache = cache
+        configuration.reachability = reachability
+        session = Session(configuration: configuration)
+    }
+
+    func get(_ key: String, mode: CacheMode = .default) async -> DataResponse<Data> {
+        await CachedGet(server.baseURL + "/scripted?key=" + key, session: session, mode: mode).dataResponse()
+    }
+
+    @Test func withinStaleWhileRevalidateTheStaleAnswerComesAtOnceAndIsRevalidatedBehind() async throws {
+        server.script("swr", [
+            CacheRulesTests.answer(200, ["Cache-Control: max-age=1, stale-while-revalidate=3600", "Age: 5", "ETag: \"v1\""], body: "first"),
+            CacheRulesTests.answer(200, ["Cache-Control: max-age=3600", "ETag: \"v2\""], body: "second"),
+        ])
+        _ = await get("swr")
+        let stale = await get("swr")
+        #expect(stale.cacheStatus == .stale && stale.value.map { String(decoding: $0, as: UTF8.self) } == "first")
+        #expect(Int(stale.response?.head.headers["Age"] ?? "") ?? 0 >= 5)
+        await server.waitForArrivals("swr", count: 2)  // the revalidation, in the background
+        #expect(server.fieldLines("swr").last?.contains("If-None-Match: \"v1\"") == true)
+        // The background task stores the answer right after it arrives: wait for the store itself.
+        let key = "GET " + server.baseURL + "/scripted?key=swr"
+        for _ in 0..<100_000 where await cache.cachedResponse(for: key)?.headers["ETag"] != "\"v2\"" { await Task.yield() }
+        let fresh = await get("swr")
+        #expect(fresh.cacheStatus == .hit && fresh.value.map { String(decoding: $0, as: UTF8.self) } == "second")
+        #expect(server.count("swr") == 2)
+    }
+
+    @Test func withinStaleIfErrorAServerErrorOrARefusedConnectionGetsTheStaleAnswer() async throws {
+        server.script("sie", [
+            CacheRulesTests.answer(200, ["Cache-Control: max-age=1, stale-if-error=3600", "Age: 5"], body: "kept"),
+            CacheRulesTests.answer(503, []),
+        ])
+        _ = await get("sie")
+        let afterError = await get("sie")
+        #expect(afterError.cacheStatus == .stale && afterError.statusCode == 200, "\(String(describing: afterError.error))")
+        #expect(server.count("sie") == 2)
+        server.stop()
+        let refused = await get("sie")
+        #expect(refused.cacheStatus == .stale && refused.value.map { String(decoding: $0, as: UTF8.self) } == "kept")
+    }
+
+    @Test func whileTheRouteIsDownAStaleAnswerTheServerOrTheModeAllowsComesAtOnceAndAPostIsNotAnswered() async throws {
+        server.script("offline", [CacheRulesTests.answer(200, ["Cache-Control: max-age=1, stale-if-error=3600", "Age: 5"], body: "offline")])
+        server.script("strict", [CacheRulesTests.answer(200, ["Cache-Control: max-age=1", "Age: 5"], body: "strict")])
+        _ = await get("offline")
+        _ = await get("strict")
+        reachability.goOffline()
+        let allowed = await get("offline")
+        #expect(allowed.cacheStatus == .stale && allowed.value.map { String(decoding: $0, as: UTF8.self) } == "offline")
+        let asked = await get("strict", mode: .offlineFirst)
+        #expect(asked.cacheStatus == .stale && asked.value.map { String(decoding: $0, as: UTF8.self) } == "strict")
+        #expect(server.count("offline") == 1 && server.count("strict") == 1, "nothing was sent while offline")
+        let post = await session.dataResponse(for: TransportRequest(method: .post, url: server.baseURL + "/scripted?key=offline"))
+        #expect(post.cacheStatus != .stale && post.cacheStatus != .hit)
+        reachability.goOnline()
     }
 }

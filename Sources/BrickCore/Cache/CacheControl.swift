@@ -8,6 +8,12 @@ struct CacheControl: Equatable, Sendable {
     var isPublic = false
     /// `must-understand`: store only a status the cache understands, and then whatever `no-store` says.
     var mustUnderstand = false
+    /// `stale-while-revalidate=N` (RFC 5861): seconds past its lifetime a response may still answer while it
+    /// is revalidated in the background.
+    var staleWhileRevalidate: Int?
+    /// `stale-if-error=N` (RFC 5861): seconds past its lifetime a response may answer when the server fails
+    /// (500, 502, 503, 504) or cannot be reached.
+    var staleIfError: Int?
 
     init(maxAge: Int?, noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false) {
         self.maxAge = maxAge
@@ -31,6 +37,8 @@ struct CacheControl: Equatable, Sendable {
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
                 case "public": isPublic = true
                 case "must-understand": mustUnderstand = true
+                case "stale-while-revalidate": staleWhileRevalidate = Self.deltaSeconds(value.map { String($0) } ?? "")
+                case "stale-if-error": staleIfError = Self.deltaSeconds(value.map { String($0) } ?? "")
                 default: continue
                 }
             }

@@ -18,6 +18,10 @@ public struct CacheMode: OptionSet, Sendable, Hashable {
     public static let returnCachedResponse = CacheMode(rawValue: 2)
     /// Go to the network when the cache cannot answer.
     public static let invokeRequest = CacheMode(rawValue: 4)
+    /// While the route to the host is down (the session's reachability), answer at once with any stored
+    /// response, stale or not, instead of waiting for the route. Without it, only a response whose
+    /// `stale-if-error` time has not passed answers while offline.
+    public static let staleWhenOffline = CacheMode(rawValue: 8)
 
     /// All three: HTTP caching as a browser does it. The default of every request.
     public static let `default`: CacheMode = [.cacheResponse, .returnCachedResponse, .invokeRequest]
@@ -27,4 +31,6 @@ public struct CacheMode: OptionSet, Sendable, Hashable {
     public static let notReturnCachedResponse: CacheMode = [.cacheResponse, .invokeRequest]
     /// Only the cache, stale or not; a miss fails with ``BrickError/notCached(url:)``. Nothing is sent.
     public static let cacheOnly: CacheMode = [.returnCachedResponse]
+    /// HTTP caching, and while the route to the host is down, any stored response at once (offline first).
+    public static let offlineFirst: CacheMode = [.cacheResponse, .returnCachedResponse, .invokeRequest, .staleWhenOffline]
 }

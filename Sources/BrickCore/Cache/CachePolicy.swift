@@ -125,6 +125,34 @@ enum CachePolicy {
         return head
     }
 
+    /// Whether `entry`, stale at `now`, may still answer while it is revalidated in the background: its
+    /// `stale-while-revalidate` time has not passed, and the request did not say `no-cache`.
+    static func allowsStaleWhileRevalidate(_ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
+        guard let window = CacheControl(entry.head.headers).staleWhileRevalidate else { return false }
+        return isStaleWithin(TimeInterval(window), entry, for: request, now: now)
+    }
+
+    /// Whether `entry` may answer when the server failed or cannot be reached: its `stale-if-error` time has
+    /// not passed, and the request did not say `no-cache`.
+    static func allowsStaleIfError(_ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
+        guard let window = CacheControl(entry.head.headers).staleIfError else { return false }
+        return isStaleWithin(TimeInterval(window), entry, for: request, now: now)
+    }
+
+    private static func isStaleWithin(_ window: TimeInterval, _ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
+        guard !CacheControl(request.headers).noCache, !CacheControl(entry.head.headers).mustRevalidate else { return false }
+        return currentAge(entry, now: now) <= freshnessLifetime(entry) + window
+    }
+
+    /// Whether a failed attempt lets a stale response answer (RFC 5861 §4): no answer at all, or 500, 502,
+    /// 503 or 504.
+    static func isError(_ outcome: ResponseOutcome) -> Bool {
+        switch outcome {
+        case .success(let response): [500, 502, 503, 504].contains(response.head.status)
+        case .failure(let error): error.response.map { [500, 502, 503, 504].contains($0.head.status) } ?? !error.isCancelled
+        }
+    }
+
     /// Whether `entry` may answer `request` at `now` without asking the server.
     static func isFresh(_ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
         let asked = CacheControl(request.headers)

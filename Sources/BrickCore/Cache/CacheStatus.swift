@@ -9,4 +9,9 @@ public enum CacheStatus: String, Sendable, Equatable {
     case hit
     /// A stored response was stale; the server confirmed it with `304 Not Modified`, and it answered.
     case revalidated
+    /// A stored response answered although stale, as the server allowed or the caller asked: within its
+    /// `stale-while-revalidate` time (it is revalidated in the background), within its `stale-if-error` time
+    /// after the server failed or could not be reached, or while the route to the host was down. Its `Age`
+    /// says how old it is.
+    case stale
 }

@@ -7,6 +7,8 @@ final class CacheStep {
     enum Lookup {
         /// A stored response answers; nothing is sent.
         case answer(CachedResponse)
+        /// A stale stored response answers now, and is revalidated in the background with these fields.
+        case answerAndRevalidate(CachedResponse, HTTPHeaders)
         /// ``CacheMode/cacheOnly`` and nothing stored.
         case notCached
         /// Send the request, with these conditional fields (empty when there is nothing to revalidate).
@@ -31,11 +33,22 @@ final class CacheStep {
         self.key = Self.key(for: request.url)
     }
 
+    /// A step that revalidates `entry` in the background (after it answered stale): its `304` or new answer
+    /// is stored.
+    init(revalidating entry: CachedResponse, of request: TransportRequest, cache: any ResponseCache) {
+        self.cache = cache
+        self.mode = [.cacheResponse, .invokeRequest]
+        self.key = Self.key(for: request.url)
+        self.entry = entry
+    }
+
     /// The key a GET of `url` is stored under.
     static func key(for url: String) -> String { "GET " + url }
 
-    /// Looks for a stored answer to `request` before anything is sent.
-    func lookup(_ request: TransportRequest) async -> Lookup {
+    /// Looks for a stored answer to `request` before anything is sent. A stale one answers at once when the
+    /// server allowed it (`stale-while-revalidate`), or when `routeIsDown()` says the host cannot be reached
+    /// and the server (`stale-if-error`) or the mode (``CacheMode/staleWhenOffline``) allows it.
+    func lookup(_ request: TransportRequest, routeIsDown: () async -> Bool) async -> Lookup {
         guard mode.contains(.returnCachedResponse) else { return .send([:]) }
         entry = await cache.cachedResponse(for: key).flatMap { CachePolicy.matches($0, request) ? $0 : nil }
         guard mode.contains(.invokeRequest) else {
@@ -44,11 +57,21 @@ final class CacheStep {
             return .answer(entry)
         }
         guard let entry else { return .send([:]) }
-        if CachePolicy.isFresh(entry, for: request, now: Date()) {
+        let now = Date()
+        if CachePolicy.isFresh(entry, for: request, now: now) {
             status = .hit
             return .answer(entry)
         }
-        return .send(CachePolicy.conditionalHeaders(for: entry))
+        let conditional = CachePolicy.conditionalHeaders(for: entry)
+        if CachePolicy.allowsStaleWhileRevalidate(entry, for: request, now: now) {
+            status = .stale
+            return .answerAndRevalidate(entry, conditional)
+        }
+        if mode.contains(.staleWhenOffline) || CachePolicy.allowsStaleIfError(entry, for: request, now: now), await routeIsDown() {
+            status = .stale
+            return .answer(entry)
+        }
+        return .send(conditional)
     }
 
     /// Notes that an attempt is about to be sent (the request time of what it brings back).
@@ -57,8 +80,12 @@ final class CacheStep {
     /// After an attempt: a `304` to a revalidation becomes the stored response (refreshed), and a storable
     /// answer is stored.
     func absorb(_ outcome: ResponseOutcome, sent request: TransportRequest) async -> ResponseOutcome {
-        guard case .success(let response) = outcome else { return outcome }
         let now = Date()
+        if let entry, CachePolicy.isError(outcome), CachePolicy.allowsStaleIfError(entry, for: request, now: now) {
+            status = .stale  // the server failed or could not be reached: the stale response it allowed answers
+            return .success(TransportResponse(head: CachePolicy.served(entry, now: now), body: entry.body))
+        }
+        guard case .success(let response) = outcome else { return outcome }
         if response.head.status == 304, let entry {
             let refreshed = CachePolicy.refreshed(entry, with: response.head, requestTime: sentAt, responseTime: now)
             if mode.contains(.cacheResponse) { await cache.store(refreshed, for: key) }
