@@ -181,3 +181,31 @@ import TestServers
         reachability.goOnline()
     }
 }
+
+/// "Cached first, then fresh": the stored value at once, then the network's.
+@Suite struct CachedThenFreshTests {
+    @Test func aStaleStoredValueComesFirstThenTheFreshOneAndAFreshStoredValueAlone() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.responseCache = MemoryResponseCache()
+        let session = Session(configuration: configuration)
+        server.script("dashboard", [
+            CacheRulesTests.answer(200, ["Cache-Control: max-age=1", "Age: 5"], body: "old"),
+            CacheRulesTests.answer(200, ["Cache-Control: max-age=3600"], body: "new"),
+        ])
+        let url = server.baseURL + "/scripted?key=dashboard"
+        var first: [String] = []
+        for await value in CachedGet(url, session: session).cachedThenFresh() { first.append(value.value.map { String(decoding: $0, as: UTF8.self) } ?? "-") }
+        #expect(first == ["old"], "nothing stored: the network's value alone")
+        var second: [(String, CacheStatus)] = []
+        for await value in CachedGet(url, session: session).cachedThenFresh() {
+            second.append((value.value.map { String(decoding: $0, as: UTF8.self) } ?? "-", value.cacheStatus))
+        }
+        #expect(second.map(\.0) == ["old", "new"] && second.first?.1 == .stale)
+        var third: [String] = []
+        for await value in CachedGet(url, session: session).cachedThenFresh() { third.append(value.value.map { String(decoding: $0, as: UTF8.self) } ?? "-") }
+        #expect(third == ["new"], "a fresh stored value alone")
+        #expect(server.count("dashboard") == 2)
+    }
+}

@@ -29,7 +29,8 @@ public struct CacheMode: OptionSet, Sendable, Hashable {
     public static let withoutCache: CacheMode = [.invokeRequest]
     /// Always the network, and the answer refreshes the cache.
     public static let notReturnCachedResponse: CacheMode = [.cacheResponse, .invokeRequest]
-    /// Only the cache, stale or not; a miss fails with ``BrickError/notCached(url:)``. Nothing is sent.
+    /// Only the cache, stale or not (``CacheStatus/stale`` tells which); a miss fails with
+    /// ``BrickError/notCached(url:)``. Nothing is sent.
     public static let cacheOnly: CacheMode = [.returnCachedResponse]
     /// HTTP caching, and while the route to the host is down, any stored response at once (offline first).
     public static let offlineFirst: CacheMode = [.cacheResponse, .returnCachedResponse, .invokeRequest, .staleWhenOffline]

@@ -53,7 +53,7 @@ final class CacheStep {
         entry = await cache.cachedResponse(for: key).flatMap { CachePolicy.matches($0, request) ? $0 : nil }
         guard mode.contains(.invokeRequest) else {
             guard let entry else { return .notCached }
-            status = .hit
+            status = CachePolicy.isFresh(entry, for: request, now: Date()) ? .hit : .stale
             return .answer(entry)
         }
         guard let entry else { return .send([:]) }
