@@ -102,31 +102,12 @@ public final class CookieJar: Sendable {
 
     /// Writes the lasting cookies to the file, owner-only, one save at a time: the cookies are read under
     /// the save's lock, so that the last save writes the newest jar. The text goes to a new file of a random
-    /// name in the same directory, made with `O_CREAT | O_EXCL | O_NOFOLLOW` and mode 0600 (a name planted
-    /// there, a symbolic link included, is never opened: another is tried), then renamed over the jar's file.
+    /// name in the same directory, created exclusively and never through a link (a name planted there is not
+    /// opened), then renamed over the jar's file (``writeAtomically(_:to:)``).
     private func save() {
         guard let path else { return }
         saving.withLock { _ in
-            let bytes = Array(NetscapeCookieFile.write(state.withLock { $0 }).utf8)
-            for _ in 0..<8 {
-                let temporary = path + ".tmp-" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
-                let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-                if fd < 0 {
-                    if errno == EEXIST { continue }
-                    return
-                }
-                var written = 0
-                while written < bytes.count {
-                    let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else { break }
-                    written += count
-                }
-                close(fd)
-                if written == bytes.count, rename(temporary, path) == 0 { return }
-                unlink(temporary)
-                return
-            }
+            _ = writeAtomically(Data(NetscapeCookieFile.write(state.withLock { $0 }).utf8), to: path)
         }
     }
 }
