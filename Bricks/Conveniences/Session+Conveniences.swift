@@ -4,15 +4,15 @@ public import FoundationEssentials
 /// interceptors, error handlers and validation (any 2xx) apply, and `retry` sets its retry rules.
 extension Session {
     /// The body of a GET to `url` (absolute, or a path against the session's base URL).
-    /// - Throws: ``BrickError``: transport, validation (a status outside 2xx) or retry failures.
+    /// - Throws: `BrickError`: transport, validation (a status outside 2xx) or retry failures.
     public func data(
         from url: some URLConvertible, headers: HTTPHeaders = [:], retry: AutoRetryConfiguration = .none
     ) async throws(BrickError) -> Data {
         try await QuickCall<Data>(self, .get, url, headers, retry, ResponseSerializer { $0.body }).response()
     }
 
-    /// The body of a GET to `url` parsed as ``JSON``.
-    /// - Throws: ``BrickError``; ``ResponseSerializationError`` inside `.serialization` for an empty or invalid body.
+    /// The body of a GET to `url` parsed as `JSON`.
+    /// - Throws: `BrickError`; `ResponseSerializationError` inside `.serialization` for an empty or invalid body.
     public func json(
         from url: some URLConvertible, headers: HTTPHeaders = [:], retry: AutoRetryConfiguration = .none
     ) async throws(BrickError) -> JSON {
@@ -20,7 +20,7 @@ extension Session {
     }
 
     /// The body of a GET to `url` decoded as `type` with `decoder`.
-    /// - Throws: ``BrickError``; ``ResponseSerializationError`` inside `.serialization` when it does not decode.
+    /// - Throws: `BrickError`; `ResponseSerializationError` inside `.serialization` when it does not decode.
     public func decode<Value: Decodable & Sendable>(
         _ type: Value.Type, from url: some URLConvertible, headers: HTTPHeaders = [:], decoder: JSONDecoder = JSONDecoder(),
         retry: AutoRetryConfiguration = .none
@@ -29,7 +29,7 @@ extension Session {
     }
 
     /// The body of a GET to `url` as text, in the charset its `Content-Type` names (UTF-8 when none).
-    /// - Throws: ``BrickError``; ``ResponseSerializationError/undecodableText(charset:)`` inside `.serialization`.
+    /// - Throws: `BrickError`; `ResponseSerializationError/undecodableText(charset:)` inside `.serialization`.
     public func string(
         from url: some URLConvertible, headers: HTTPHeaders = [:], retry: AutoRetryConfiguration = .none
     ) async throws(BrickError) -> String {

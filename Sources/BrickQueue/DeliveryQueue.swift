@@ -33,6 +33,7 @@ public final class DeliveryQueue: Sendable {
     public let path: String
     /// The queue's name: several queues can share one database, each in its own order.
     public let name: String
+    /// The session every request of the queue is sent through (its options, interceptors and reachability).
     public let session: Session
     /// The retry rules of each send.
     public let retry: AutoRetryConfiguration
