@@ -19,7 +19,8 @@ import TestServers
         let directory = try Paths.scratchDirectory("allocations-\(path)")
         defer { Paths.removeTree(directory) }
         let counter = directory + "/alloc-count.so"
-        let compiler = try #require(Paths.executable("cc"), "a C compiler builds the allocation counter")
+        let compilers = ["/opt/swift/usr/bin/clang", "/usr/bin/clang", "/usr/bin/cc"]
+        let compiler = try #require(compilers.first { FileManager.default.isExecutableFile(atPath: $0) }, "a C compiler builds the allocation counter")
         let built = try await PipedChild.run([compiler, "-O2", "-shared", "-fPIC", Paths.repository + "/Tests/AllocationCounter/alloc-count.c", "-o", counter])
         #expect(built.status == 0, "\(built.error)")
         let probe = try #require(Paths.builtProduct("TransferProbe"))
