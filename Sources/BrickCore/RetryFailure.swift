@@ -43,3 +43,18 @@ public struct RetryFailure: Error, Sendable, CustomStringConvertible {
         return "gave up after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s") (\(reason))\(last)"
     }
 }
+
+extension RetryFailure.Reason: CustomStringConvertible {
+    /// Why retrying stopped, in words.
+    public var description: String {
+        switch self {
+        case .retriesExhausted(let retries): "\(retries) retr\(retries == 1 ? "y" : "ies") spent"
+        case .notRetryable: "the last failure is not one a retry cures"
+        case .notIdempotent: "the request may have arrived and may not be sent twice"
+        case .notReachable(let host): "\(host) is not reachable"
+        case .networkWaitExpired(let host, let waited): "\(host) stayed unreachable for \(waited)"
+        case .deadlineExceeded: "the deadline would have passed"
+        case .attemptsExhausted(let lastReason): "the session's attempts ran out (the last one asked to repeat: \(lastReason))"
+        }
+    }
+}
