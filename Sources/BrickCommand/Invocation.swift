@@ -87,6 +87,11 @@ struct Invocation: Sendable {
             }
         }
         guard action == .send || action == .printSwift else { return }
+        // `brick --download URL`: the value was the URL, and the file is named after its last path segment.
+        if let value = download, positionals.isEmpty || (positionals.count == 1 && Self.looksLikeMethod(positionals[0])) {
+            positionals.append(value)
+            download = Self.fileName(for: Self.completed(value))
+        }
         let methodNamed = positionals.count > 1 && Self.looksLikeMethod(positionals[0])
         if methodNamed {
             method = HTTPMethod(positionals[0].uppercased())
@@ -117,6 +122,15 @@ struct Invocation: Sendable {
         let known: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE"]
         if known.contains(text.uppercased()) { return true }
         return !text.isEmpty && text.count <= 20 && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) }
+    }
+
+    /// The file a download of `url` goes to when none is named: its last path segment (without the query),
+    /// or `download` when it has none.
+    static func fileName(for url: String) -> String {
+        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? url[...]
+        let path = afterScheme.drop { $0 != "/" }.prefix { $0 != "?" && $0 != "#" }
+        let last = path.split(separator: "/").last.map(String.init) ?? ""
+        return last.isEmpty || last == "." || last == ".." ? "download" : last
     }
 
     /// `:8080/path` is `http://localhost:8080/path`, and a URL without a scheme is `http://` plus it.

@@ -3,9 +3,9 @@ import BrickTransport
 import Glibc
 
 /// Download progress on standard error. On a terminal, one line redrawn at most ten times a second:
-/// `[########------------]  40.1 MB of 100.0 MB (40%), 12.3 MB/s, 5 s left`. Elsewhere (a log, a pipe), a
-/// line each time another tenth of the file is on disk, or another second has passed when the total is
-/// unknown.
+/// `[########------------]  40.1 MB of 100.0 MB (40%), 12.3 MB/s, 5 s left`, and always the last frame, at
+/// 100 %. Elsewhere (a log, a pipe), a line each time another tenth of the file is on disk, or another second
+/// has passed when the total is unknown.
 final class ProgressBar: Sendable {
     private struct State {
         var lastDrawn: ContinuousClock.Instant?
@@ -20,8 +20,9 @@ final class ProgressBar: Sendable {
     func show(_ progress: TransferProgress) {
         let now = ContinuousClock.now
         let line: String? = state.withLock { state in
+            let complete = progress.fractionCompleted == 1
             if terminal {
-                if let last = state.lastDrawn, now - last < .milliseconds(100) { return nil }
+                if !complete, let last = state.lastDrawn, now - last < .milliseconds(100) { return nil }
                 state.lastDrawn = now
                 state.lastLine = "\r" + Self.bar(progress.fractionCompleted) + "  " + progress.description + "\u{1B}[K"
                 return state.lastLine

@@ -17,7 +17,8 @@ enum Usage {
         --json TEXT|@FILE      a JSON body, sent exactly as written (checked first)
         --form, -f             body fields as application/x-www-form-urlencoded
         --download FILE, -d    saves the body to FILE with a progress bar; after Ctrl-C or a cut,
-                               the same command resumes where it stopped
+                               the same command resumes where it stopped. `brick -d URL` names the
+                               file after the URL's last path segment
         --retry none|soft|hard the retry rules of SoftAutoRetryType or HardAutoRetryType
         --timeout SECONDS      the longest the whole request may take
         --cacert FILE          trust the certificates in FILE (PEM) instead of the system's

@@ -72,6 +72,17 @@ import TestServers
         #expect(!FileManager.default.fileExists(atPath: scratch + "/x"))
     }
 
+    @Test func downloadWithOnlyAURLSavesUnderItsLastPathSegmentAndItsLastLineSays100Percent() async throws {
+        let scratch = try Paths.scratchDirectory("brick-url-only")
+        defer { Paths.removeTree(scratch) }
+        let server = try nginx()
+        let outcome = try await PipedChild.run(["/bin/sh", "-c", "cd '\(scratch)' && exec '\(try Brick.path())' --download '\(server.url("/small"))'"])
+        #expect(outcome.status == 0, "\(outcome.error)")
+        #expect(FileManager.default.contents(atPath: scratch + "/small") == Data(String(repeating: "x", count: 100).utf8))
+        let progress = outcome.error.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).compactMap { Self.percent(in: String($0)) }
+        #expect(progress.last == 100, "\(outcome.error)")
+    }
+
     /// The percentage a progress line shows, `… (64%), …`.
     static func percent(in line: String) -> Int? {
         guard let open = line.range(of: " ("), let close = line.range(of: "%)", range: open.upperBound..<line.endIndex) else { return nil }

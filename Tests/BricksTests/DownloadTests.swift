@@ -241,3 +241,46 @@ enum TransferProbe {
         return Outcome(termination: termination, output: output, fields: fields)
     }
 }
+
+/// `session.download(from:to:)` and how often progress is told.
+@Suite struct SessionDownloadTests {
+    @Test func aSessionDownloadsInOneLineResumesAndReportsProgressAtMostEachPercentEndingAt100() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let directory = try Paths.scratchDirectory("session-download")
+        defer { Paths.removeTree(directory) }
+        let destination = URL(fileURLWithPath: directory + "/blob.bin")
+        let size = 300_000
+        let reports = Locked<[TransferProgress]>([])
+        let rules = AutoRetryConfiguration(breakTime: .milliseconds(5), maxRetryCount: 2, maxBreakTime: .milliseconds(5))
+        // Cut once at 100,000 bytes: resumed in the same call.
+        let result = try await Session().download(
+            from: server.baseURL + "/blob?size=\(size)&seed=4&cut=100000&times=1&key=one-line", to: destination, retry: rules
+        ) { progress in reports.withLock { $0.append(progress) } }
+        #expect(result.length == Int64(size) && result.resumedFrom == 0)
+        #expect(try Data(contentsOf: destination) == Data(Blob.bytes(seed: 4, range: 0..<size)))
+        #expect(server.ranges("one-line") == ["", "bytes=100000-"])
+        let told = reports.withLock { $0 }
+        #expect(told.last?.completed == Int64(size) && told.last?.fractionCompleted == 1, "the last report is the whole file")
+        #expect(told.count <= 2 * 101 + 2, "\(told.count) reports for \(size) bytes: at most each percent (or 100 ms)")
+        #expect(zip(told, told.dropFirst()).allSatisfy { $0.completed <= $1.completed || $1.completed == 0 })
+    }
+
+    @Test func aBodyDrippedInTinyPiecesIsReportedAtMostEachPercentOrTenthOfASecond() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let directory = try Paths.scratchDirectory("dripped-download")
+        defer { Paths.removeTree(directory) }
+        let reports = Locked<[TransferProgress]>([])
+        let started = ContinuousClock.now
+        _ = try await Session().download(from: server.baseURL + "/drip?bytes=5000&ms=0&key=drip", to: URL(fileURLWithPath: directory + "/drip.bin")) {
+            progress in reports.withLock { $0.append(progress) }
+        }
+        let elapsed = ContinuousClock.now - started
+        let told = reports.withLock { $0 }
+        let allowed = 101 + Int(elapsed / .milliseconds(100)) + 2
+        print("dripped download: \(told.count) progress reports in \(elapsed)")
+        #expect(told.count <= allowed, "\(told.count) reports in \(elapsed), at most \(allowed)")
+        #expect(told.last?.completed == 5000 && told.last?.fractionCompleted == 1)
+    }
+}

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Takes one attempt's streamed response into a ``PartialFile``: checks the head (a resumed range must
 /// start where the file ends; a full answer replaces what the file had), writes the body, and reports
-/// progress over the whole file.
+/// progress over the whole file: at most every 100 ms or each whole percent, and always once complete.
 struct DownloadReceiver {
     let file: PartialFile
     let validation: ResponseValidation
@@ -19,6 +19,8 @@ struct DownloadReceiver {
     private var rate: Double?
     /// Where a resumed range's body must end (`Content-Range`'s last byte + 1).
     private var rangeEnd: Int64?
+    /// The last report: when, at which whole percent, at how many bytes.
+    private var reported: (at: ContinuousClock.Instant, percent: Int, completed: Int64)?
 
     /// The most error body kept for a rejected response.
     private static let errorBodyLimit = 64 << 10
@@ -53,7 +55,7 @@ struct DownloadReceiver {
                         continue
                     }
                     try file.write(chunk)
-                    progress?(TransferProgress(completed: file.offset, expected: expected, bytesPerSecond: rate))
+                    report()
                 case .downloadProgress(let report):
                     rate = report.bytesPerSecond
                 default: continue
@@ -71,6 +73,20 @@ struct DownloadReceiver {
         if !mustRestart, let expected, file.offset != expected {
             throw .transport(TransportError(.connectionLost, message: "the body ended after \(file.offset) of \(expected) bytes"))
         }
+        if !mustRestart { report(final: true) }
+    }
+
+    /// Tells `progress` where the file stands, when 100 ms passed or another whole percent was reached since
+    /// the last report, and at the end (`final`) unless the last report already said as much.
+    private mutating func report(final: Bool = false) {
+        guard let progress else { return }
+        let now = ContinuousClock.now
+        let percent = expected.map { $0 > 0 ? Int(min(100, file.offset * 100 / $0)) : 100 } ?? -1
+        if let reported {
+            if final ? reported.completed == file.offset : (now - reported.at < .milliseconds(100) && percent <= reported.percent) { return }
+        }
+        reported = (now, percent, file.offset)
+        progress(TransferProgress(completed: file.offset, expected: expected, bytesPerSecond: rate))
     }
 
     /// A 416 to a resume: the file is already whole (its record's length), or the range no longer fits and
@@ -110,7 +126,7 @@ struct DownloadReceiver {
             expected = head.headers["Content-Length"].flatMap { Int64($0.trimmingWhitespace) }
             try file.remember(head, length: expected)
         }
-        progress?(TransferProgress(completed: file.offset, expected: expected))
+        report()
         return true
     }
 

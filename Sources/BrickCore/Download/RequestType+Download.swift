@@ -12,7 +12,8 @@ extension RequestType {
     ///
     /// - Parameters:
     ///   - destination: Where the file goes; its directory must exist.
-    ///   - progress: Told after each chunk written, with bytes on disk against the complete length.
+    ///   - progress: Told where the file stands (bytes on disk against the complete length): at most every
+    ///     100 ms or each whole percent, and always once it is complete.
     /// - Throws: ``BrickError``: transport and retry failures (the partial file is kept for a resume),
     ///   `.validation` for a rejected status, `.file` when the file cannot be written or moved.
     public nonisolated(nonsending) func download(

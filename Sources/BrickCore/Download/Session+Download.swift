@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 
 extension Session {
     /// Downloads `plan`'s request to `destination`: streamed to `<destination>.part`, resumed with a range
@@ -42,5 +42,31 @@ extension Session {
         return DownloadResult(
             fileURL: URL(fileURLWithPath: destination), head: finalHead ?? ResponseHead(status: 0), length: file.offset,
             resumedFrom: resumedFrom, restarted: restarted, attempts: outcome.records)
+    }
+}
+
+extension Session {
+    /// Downloads `url` (absolute, or a path against the session's base URL) to the file at `destination`,
+    /// as a request class's `download(to:progress:)` does: through `<destination>.part`, resumed with
+    /// `Range` after a failure `retry` allows (in this call, or in a later one, even in another process), moved
+    /// into place only when complete. The session's headers, options and interceptors apply; any 2xx is
+    /// accepted.
+    ///
+    /// - Parameters:
+    ///   - url: What to download.
+    ///   - destination: Where the file goes; its directory must exist.
+    ///   - headers: Fields of this request, under the session's.
+    ///   - retry: The retry rules, also for resuming within the call. Default is ``AutoRetryConfiguration/none``.
+    ///   - progress: Told where the file stands: at most every 100 ms or each whole percent, and once complete.
+    /// - Throws: ``BrickError``: transport and retry failures (the partial file is kept for a resume),
+    ///   `.validation` for a status outside 2xx, `.file` when the file cannot be written or moved.
+    public func download(
+        from url: some URLConvertible, to destination: URL, headers: HTTPHeaders = [:], retry: AutoRetryConfiguration = .none,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(BrickError) -> DownloadResult {
+        let request = TransportRequest(url: url.urlString, headers: headers)
+        return try await download(
+            plan(for: request, retry: retry, idempotency: .byMethod, validation: .successful, owner: nil), to: destination.path,
+            progress: progress)
     }
 }
