@@ -59,8 +59,21 @@ func milliseconds(from start: UInt64, to end: UInt64) -> Double {
 
 func describe(_ error: BrickError?) -> String {
     guard let error else { return "none" }
-    if case .gaveUp(let failure) = error { return "gaveUp(\(failure.reason))" }
+    if case .gaveUp(let failure) = error { return "gaveUp(\(caseName(of: failure.reason)))" }
     return error.transportError.map { "transport(\($0.kind))" } ?? "\(error)"
+}
+
+/// A retry reason by its case and values (its description is prose, for people).
+func caseName(of reason: RetryFailure.Reason) -> String {
+    switch reason {
+    case .notReachable(let host): #"notReachable(host: "\#(host)")"#
+    case .networkWaitExpired(let host, let waited): #"networkWaitExpired(host: "\#(host)", waited: \#(waited))"#
+    case .retriesExhausted(let retries): "retriesExhausted(retries: \(retries))"
+    case .notRetryable: "notRetryable"
+    case .notIdempotent: "notIdempotent"
+    case .deadlineExceeded: "deadlineExceeded"
+    case .attemptsExhausted(let lastReason): "attemptsExhausted(lastReason: \(lastReason))"
+    }
 }
 
 /// A session whose retry events are counted: `waiting` counts requests that started waiting for the network.
