@@ -97,6 +97,17 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         #expect(report.values("requests") == [0])
     }
 
+    @Test func withTheEnvironmentsProxyTheProxysRouteIsWatchedNotTheOrigins() async throws {
+        let report = try await runProbe("environment-proxy")
+        // The origin's name cannot be resolved in the namespace: watching it would have failed at once.
+        #expect(report.facts["origin status"] == "unreachable")
+        #expect(report.facts["online result"] == "ok")
+        #expect(report.values("online requests") == [1])
+        #expect(report.values("proxied requests") == [1])
+        #expect(report.facts["offline error"] == #"gaveUp(notReachable(host: "127.0.0.1"))"#)
+        #expect(report.values("offline requests") == [0])
+    }
+
     @Test func queuedRequestsSurviveAKilledProcessAndArriveOnceInOrder() async throws {
         let report = try await runProbe("queue", "6")
         #expect(report.facts["writer ended"] == "killed")

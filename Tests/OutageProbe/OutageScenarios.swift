@@ -1,3 +1,4 @@
+import Glibc
 import BrickRequest
 import TestServers
 
@@ -105,5 +106,36 @@ func failFastScenario() async throws -> Report {
     report.facts["expired error"] = describe(expired.error)
     _ = try Network.goOnline()
     report.add("requests", Double(server.count("fast") + server.count("expired")))
+    return report
+}
+
+/// With the environment naming a proxy, the route watched is the proxy's: a request for a name that cannot
+/// be resolved here (no network but the loopback) goes out through the proxy on the loopback, and fails at
+/// once only when the loopback, the proxy's route, is down.
+func environmentProxyScenario() async throws -> Report {
+    var report = Report()
+    let server = try FaultServer()
+    defer { server.stop() }
+    let proxy = try ForwardProxy(everyHostTo: server.port)
+    defer { proxy.stop() }
+    // Set before the first request reads the process's proxy variables (this process runs one scenario).
+    setenv("http_proxy", "http://127.0.0.1:\(proxy.port)", 1)
+    let session = makeSession(waiting: Countdown())
+    var failFast = OutageCall.rules
+    failFast.failWhenNotReachable = true
+    let origin = "http://api.example.com"
+    report.facts["origin status"] = "\(await SystemReachability.shared.status(of: "api.example.com"))"
+
+    let online = await OutageCall(origin + "/ok?key=online", session: session, rules: failFast).dataResponse()
+    report.facts["online result"] = online.value ?? describe(online.error)
+    report.add("online requests", Double(server.count("online")))
+    report.add("proxied requests", Double(proxy.requests.filter { $0.line.hasPrefix("GET http://api.example.com/") }.count))
+
+    try Network.goOffline()
+    _ = await until("127.0.0.1", is: .unreachable, SystemReachability.shared)
+    let offline = await OutageCall(origin + "/ok?key=offline", session: session, rules: failFast).dataResponse()
+    report.facts["offline error"] = describe(offline.error)
+    _ = try Network.goOnline()
+    report.add("offline requests", Double(server.count("offline")))
     return report
 }
