@@ -13,6 +13,15 @@ extension EasyTransfer {
         metrics.requestStart = microseconds(CURLINFO_PRETRANSFER_TIME_T)
         metrics.firstByte = microseconds(CURLINFO_STARTTRANSFER_TIME_T)
         metrics.total = microseconds(CURLINFO_TOTAL_TIME_T)
+        if connectionWait > 0 {
+            // libcurl's clock started when the transfer was handed to it; the transfer started before that.
+            let wait = Duration.nanoseconds(Int64(min(connectionWait, UInt64(Int64.max))))
+            metrics.connectionWait = wait
+            for phase in [\TransferMetrics.nameLookupEnd, \.connectEnd, \.tlsEnd, \.requestStart, \.firstByte, \.total]
+            where metrics[keyPath: phase] > .zero {
+                metrics[keyPath: phase] += wait
+            }
+        }
         metrics.reusedConnection = long(CURLINFO_NUM_CONNECTS) == 0
         metrics.redirectCount = long(CURLINFO_REDIRECT_COUNT)
         metrics.bytesSent = offset(CURLINFO_SIZE_UPLOAD_T)

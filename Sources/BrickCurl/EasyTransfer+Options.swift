@@ -21,6 +21,28 @@ extension EasyTransfer {
         }
     }
 
+    /// The whole timeout this transfer's profile sets, in libcurl's milliseconds (0: none).
+    private var standingTimeout: Int {
+        let options = transfer.request.options
+        let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
+        return total?.curlMilliseconds ?? 0
+    }
+
+    /// Takes the time the transfer waited for a connection (``connectionWait``) off its whole timeout, so
+    /// that the timeout still counts from the call. ``restoreStandingTimeout()`` puts the profile's back
+    /// before the handle serves another transfer.
+    func shortenTimeoutByConnectionWait() {
+        let standing = standingTimeout
+        guard connectionWait > 0, standing > 0 else { return }
+        let waited = Int(min(connectionWait / 1_000_000, UInt64(Int32.max)))
+        _ = brick_easy_setopt_long(handle.raw, CURLOPT_TIMEOUT_MS, max(1, standing - waited))
+    }
+
+    func restoreStandingTimeout() {
+        guard connectionWait > 0, standingTimeout > 0 else { return }
+        _ = brick_easy_setopt_long(handle.raw, CURLOPT_TIMEOUT_MS, standingTimeout)
+    }
+
     /// The options of this one request: its URL, the pointers back to this transfer, its method and body,
     /// its header list.
     private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
@@ -65,8 +87,7 @@ extension EasyTransfer {
         if request.needsFreshConnection || isolated { setter.long(CURLOPT_FRESH_CONNECT, 1) }
         if isolated { setter.long(CURLOPT_FORBID_REUSE, 1) }
         setter.long(CURLOPT_CONNECTTIMEOUT_MS, options.connectTimeout.curlMilliseconds)
-        let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
-        setter.long(CURLOPT_TIMEOUT_MS, total?.curlMilliseconds ?? 0)
+        setter.long(CURLOPT_TIMEOUT_MS, standingTimeout)
         if let limit = options.lowSpeedLimit {
             setter.long(CURLOPT_LOW_SPEED_LIMIT, max(1, limit))
             setter.long(CURLOPT_LOW_SPEED_TIME, options.lowSpeedTime.curlSeconds)

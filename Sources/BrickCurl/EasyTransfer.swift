@@ -49,6 +49,11 @@ final class EasyTransfer {
     /// The counts last reported to a streaming consumer (`-1`: none yet).
     @exclusivity(unchecked) private var reportedUpload: Int64 = -1
     @exclusivity(unchecked) private var reportedDownload: Int64 = -1
+    /// The host this transfer counts against while the engine counts them (``Admission``); `nil` when it
+    /// started while nothing was counted.
+    @exclusivity(unchecked) var admissionKey: AdmissionKey?
+    /// How long the transfer waited for a free connection before it was handed to libcurl, in nanoseconds.
+    @exclusivity(unchecked) var connectionWait: UInt64 = 0
 
     init(handle: EasyHandle, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
         self.handle = handle

@@ -17,6 +17,8 @@ final class EngineLoop {
     @exclusivity(unchecked) private var idleHandles: IdleHandles
     /// The connection pools of requests that name an identity (client certificate, pins, CA, proxy).
     @exclusivity(unchecked) private var pools = ConnectionPools()
+    /// Transfers waiting for a free connection to their host, before they get a handle.
+    @exclusivity(unchecked) private var admission: Admission
     /// Streams whose libcurl side ended while decoded body still waited for room: out of the multi handle,
     /// their ends (with these metrics) sent once the rest is decoded.
     @exclusivity(unchecked) private var draining: [ObjectIdentifier: (easy: EasyTransfer, metrics: TransferMetrics)] = [:]
@@ -35,6 +37,7 @@ final class EngineLoop {
         self.configuration = configuration
         self.stopped = stopped
         idleHandles = IdleHandles(capacity: min(configuration.maxConnectionsPerHost, 64))
+        admission = Admission(perHost: configuration.maxConnectionsPerHost)
         wakeup = curl_waitfd(fd: mailbox.wakeupFD, events: Int16(CURL_WAIT_POLLIN), revents: 0)
     }
 
@@ -49,10 +52,18 @@ final class EngineLoop {
                 finish(finished, code)
             }
             flushQueue.flush()
+            var sleep: Int32 = 1000
+            if admission.waitingCount > 0 {
+                let now = Admission.now()
+                for (transfer, failure) in admission.expired(now: now) { deliver(transfer, failure: failure) }
+                sleep = admission.millisecondsToNextExpiry(now: now, cap: sleep)
+            } else if admission.counting {
+                admission.stopCountingIfIdle(runningTotal: byTransfer.count)
+            }
             if mailbox.prepareToSleep() {
                 var ready: Int32 = 0
                 wakeup.revents = 0
-                _ = curl_multi_poll(multi, &wakeup, 1, 1000, &ready)
+                _ = curl_multi_poll(multi, &wakeup, 1, sleep, &ready)
                 if wakeup.revents != 0 { mailbox.acknowledgeWakeup() }
             }
         }
@@ -78,7 +89,7 @@ final class EngineLoop {
             switch command {
             case .start(let transfer): start(transfer)
             case .cancel(let transfer):
-                byTransfer[ObjectIdentifier(transfer)].map { remove($0) }
+                if let easy = byTransfer[ObjectIdentifier(transfer)] { remove(easy) } else { _ = admission.remove(transfer) }
                 draining[ObjectIdentifier(transfer)] = nil
             case .resume(let transfer):
                 if let easy = byTransfer[ObjectIdentifier(transfer)] { resume(easy) } else { drain(ObjectIdentifier(transfer)) }
@@ -88,26 +99,60 @@ final class EngineLoop {
         return true
     }
 
+    /// Hands a new transfer to libcurl, or makes it wait (``Admission``) while its host's connections are
+    /// all busy.
     private func start(_ transfer: CurlTransfer) {
         guard !transfer.isCancelled else { return }
+        guard admission.counting || byTransfer.count >= admission.threshold else {
+            return launch(transfer, key: nil, waited: 0)
+        }
+        if !admission.counting {
+            for easy in byTransfer.values { easy.admissionKey = AdmissionKey(easy.transfer.request) }
+            admission.startCounting(running: byTransfer.values.lazy.compactMap(\.admissionKey))
+        }
+        let key = AdmissionKey(transfer.request)
+        guard admission.admit(key) else { return admission.enqueue(transfer, key: key, now: Admission.now()) }
+        launch(transfer, key: key, waited: 0)
+    }
+
+    /// A transfer to `key` left the multi handle: the next ones waiting for that host get their turn.
+    private func released(_ key: AdmissionKey) {
+        admission.uncount(key)
+        while case let next = admission.admitWaiting(key), !next.isEmpty {
+            let before = byTransfer.count
+            for (transfer, waited) in next { launch(transfer, key: key, waited: waited) }
+            // Those that could not start hold no place: let as many others in.
+            if byTransfer.count - before == next.count { return }
+        }
+    }
+
+    /// Gives the transfer an easy handle and adds it to the multi handle; `key` is what it counts against
+    /// while the engine counts, `waited` how long it waited for that.
+    private func launch(_ transfer: CurlTransfer, key: AdmissionKey?, waited: UInt64) {
         // A kept handle of the same profile, never reset (`curl_easy_reset` would return it to defaults that
         // libcurl then refuses to change, such as the receive buffer after an HTTP/2 transfer), or a new one.
         let profile = HandleProfile(transfer)
         let kept = idleHandles.take(matching: profile)
         guard let handle = kept ?? EasyHandle.make() else {
+            if let key { admission.uncount(key) }
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
         let easy = EasyTransfer(handle: handle, transfer: transfer, profile: profile, flushQueue: flushQueue)
+        easy.admissionKey = key
+        easy.connectionWait = waited
         do {
             let pool = kept == nil ? pools.pool(for: transfer.request.options) : nil
             try easy.configure(receiveBufferSize: configuration.receiveBufferSize, keptHandle: kept != nil, pool: pool)
         } catch {
             handle.destroy()
+            if let key { admission.uncount(key) }
             return deliver(transfer, failure: error)
         }
+        easy.shortenTimeoutByConnectionWait()
         let added = curl_multi_add_handle(multi, handle.raw)
         guard added == CURLM_OK else {
             handle.destroy()
+            if let key { admission.uncount(key) }
             let message = String(cString: curl_multi_strerror(added))
             return deliver(transfer, failure: TransportError(.other, message: "libcurl refused the transfer: \(message)"))
         }
@@ -190,7 +235,13 @@ final class EngineLoop {
     private func remove(_ easy: EasyTransfer, keepingHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
-        if keepingHandle { idleHandles.keep(easy.handle, profile: easy.profile) } else { easy.handle.destroy() }
+        if keepingHandle {
+            easy.restoreStandingTimeout()
+            idleHandles.keep(easy.handle, profile: easy.profile)
+        } else {
+            easy.handle.destroy()
+        }
+        if admission.counting, let key = easy.admissionKey { released(key) }
     }
 
     private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
@@ -208,6 +259,7 @@ final class EngineLoop {
         for command in mailbox.close() {
             if case .start(let transfer) = command { deliver(transfer, failure: failure) }
         }
+        for transfer in admission.drain() { deliver(transfer, failure: failure) }
         for easy in Array(byTransfer.values) {
             remove(easy)
             deliver(easy.transfer, failure: failure)

@@ -15,6 +15,9 @@ public struct TransferMetrics: Sendable, Equatable {
     public var firstByte: Duration = .zero
     /// When the transfer ended.
     public var total: Duration = .zero
+    /// How long the request waited for one of its host's connections to be free (the pool's connections
+    /// per host were all busy) before it could start; zero when one was free. The offsets above include it.
+    public var connectionWait: Duration = .zero
     /// Whether the request went over a connection that was already open.
     public var reusedConnection = false
     /// How many redirects were followed.

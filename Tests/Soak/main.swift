@@ -13,7 +13,8 @@ import Glibc
 ///   connections of cancelled streams still closing); otherwise it exits 1.
 /// - `brick-soak load BASE_URL COUNT`: COUNT small GETs in flight at once; every one must succeed, with at
 ///   most the pool's connections (64) plus libcurl's wake-up pair and the netlink socket open. Prints the
-///   peak resident memory over the baseline per request in flight, and the most sockets open at once.
+///   peak resident memory over the baseline per request in flight, and the most sockets open at once, and
+///   ends with one line: `LOAD in_flight=… per_request_kb=… failures=…`.
 final class SoakGet: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {
     static var customSession: Session { soakSession }
     let URLString: String
@@ -134,7 +135,8 @@ func load(base: String, count: Int) async -> Int32 {
     sampler.cancel()
     let (rss, sockets) = await peak.values
     let perRequest = Double(max(0, rss - baseline)) * 1024 / Double(count)
-    print("RESULT load in_flight=\(count) failed=\(failed) baseline_kib=\(baseline) peak_kib=\(rss) bytes_per_request=\(Int(perRequest)) max_sockets=\(sockets)")
+    print("RESULT load baseline_kib=\(baseline) peak_kib=\(rss) bytes_per_request=\(Int(perRequest)) max_sockets=\(sockets)")
+    print("LOAD in_flight=\(count) per_request_kb=\(String(format: "%.1f", perRequest / 1000)) failures=\(failed)")
     // Besides the pool's connections: libcurl's wake-up socket pair (2) and the netlink monitor's socket (1).
     return failed == 0 && sockets <= soakPool.maxConnectionsPerHost + 3 ? 0 : 1
 }
@@ -151,7 +153,12 @@ actor Peak {
 let arguments = CommandLine.arguments
 switch (arguments.count > 1 ? arguments[1] : "", arguments.count) {
 case ("soak", 5): exit(await soak(base: arguments[2], total: Int(arguments[3]) ?? 1_000_000, output: arguments[4]))
-case ("load", 4): exit(await load(base: arguments[2], count: Int(arguments[3]) ?? 10_000))
+case ("load", 4):
+    // In a detached task while the main thread sleeps, so that valgrind (3.19 stops in libdispatch's wait on
+    // the main queue) can run it: `valgrind --tool=massif` shows what a request in flight holds.
+    let base = arguments[2], count = Int(arguments[3]) ?? 10_000
+    Task.detached { exit(await load(base: base, count: count)) }
+    while true { sleep(3600) }
 default:
     FileHandle.standardError.write(Data("usage: brick-soak soak BASE_URL TOTAL OUT_TSV | load BASE_URL COUNT\n".utf8))
     exit(2)

@@ -1,0 +1,116 @@
+import BrickCurl
+import Dispatch
+import FoundationEssentials
+import LoopbackServer
+import BrickTransport
+import Testing
+
+/// Requests beyond the pool's connections to a host wait in the engine, in order, bounded by their connect
+/// timeout (or their whole timeout), and can be cancelled while they wait.
+@Suite struct ConnectionWaitTests {
+    /// A server whose `/hold` answers only once the test lets it (or after 20 s), recording the order in
+    /// which requests arrived.
+    final class HoldingServer: Sendable {
+        let server: LoopbackServer
+        private let gate = DispatchSemaphore(value: 0)
+        private let held = DispatchSemaphore(value: 0)
+        let arrivals = Locked<[String]>([])
+
+        init() throws {
+            let gate = gate, held = held, arrivals = arrivals
+            server = try LoopbackServer { request in
+                arrivals.withLock { $0.append(request.path) }
+                guard request.path == "/hold" else { return .text("ok") }
+                held.signal()
+                return gate.wait(timeout: .now() + 20) == .success ? .text("released") : .text("never released", status: 504)
+            }
+        }
+
+        /// Returns once a `/hold` request is being held.
+        func waitUntilHeld() async {
+            await withCheckedContinuation { done in DispatchQueue.global().async { self.held.wait(); done.resume() } }
+        }
+
+        func release() { gate.signal() }
+        func stop() { server.stop() }
+    }
+
+    /// A transport with one connection per host.
+    func oneConnection() throws -> CurlTransport {
+        var configuration = CurlTransport.Configuration()
+        configuration.maxConnectionsPerHost = 1
+        return try #require(CurlTransport(configuration: configuration))
+    }
+
+    func start(_ url: String, options: TransportOptions = TransportOptions(), on transport: CurlTransport) -> TransportEventStream {
+        transport.makeTransfer(for: TransportRequest(url: url, options: options)).events()
+    }
+
+    /// The metrics a stream ends with.
+    func endMetrics(_ stream: TransportEventStream) async throws -> TransferMetrics? {
+        for try await event in stream { if case .end(let metrics) = event { return metrics } }
+        return nil
+    }
+
+    @Test func requestsBeyondThePerHostLimitWaitTheirTurnInTheOrderTheyCameAndTheirWaitIsMeasured() async throws {
+        let server = try HoldingServer()
+        defer { server.stop() }
+        let narrow = try oneConnection()
+        let first = start(server.server.baseURL + "/hold", on: narrow)
+        await server.waitUntilHeld()
+        // Started in this order from one task: the engine receives them in this order.
+        let waiting = (1...5).map { start(server.server.baseURL + "/\($0)", on: narrow) }
+        let heldFor = ContinuousClock.now
+        server.release()
+        _ = try await endMetrics(first)
+        var waits: [Duration] = []
+        for stream in waiting {
+            let metrics = try #require(try await endMetrics(stream))
+            waits.append(metrics.connectionWait)
+            #expect(metrics.total >= metrics.connectionWait)
+        }
+        let bound = ContinuousClock.now - heldFor
+        #expect(server.arrivals.withLock { $0 } == ["/hold", "/1", "/2", "/3", "/4", "/5"])
+        #expect(waits.allSatisfy { $0 > .zero && $0 <= bound })
+    }
+
+    @Test func aRequestThatGetsNoConnectionInTimeFailsWithItsTimeoutAndTheOthersStillRun() async throws {
+        let server = try HoldingServer()
+        defer { server.stop() }
+        let narrow = try oneConnection()
+        let first = start(server.server.baseURL + "/hold", on: narrow)
+        await server.waitUntilHeld()
+        var shortConnect = TransportOptions()
+        shortConnect.connectTimeout = .milliseconds(200)
+        var shortTotal = TransportOptions()
+        shortTotal.timeout = .milliseconds(300)
+        async let connectFailure = failure(server.server.baseURL + "/connect", options: shortConnect, through: narrow)
+        async let totalFailure = failure(server.server.baseURL + "/total", options: shortTotal, through: narrow)
+        let (connect, total) = try await (connectFailure, totalFailure)
+        #expect(connect.kind == .connectTimeout)
+        #expect(connect.message.contains("no connection to http://127.0.0.1:\(server.server.port) became free"))
+        #expect(total.kind == .timedOut)
+        server.release()
+        _ = try await endMetrics(first)
+        #expect(try await send(server.server.baseURL + "/after", through: narrow).head.status == 200)
+        #expect(server.arrivals.withLock { $0 } == ["/hold", "/after"])
+    }
+
+    @Test func aCancelledWaitingRequestEndsAtOnceAndNeverGoesOut() async throws {
+        let server = try HoldingServer()
+        defer { server.stop() }
+        let narrow = try oneConnection()
+        let first = start(server.server.baseURL + "/hold", on: narrow)
+        await server.waitUntilHeld()
+        // Started, then cancelled, from this task: the engine has it waiting when the cancellation comes.
+        let transfer = narrow.makeTransfer(for: TransportRequest(url: server.server.baseURL + "/cancelled"))
+        let cancelled = transfer.events()
+        let behind = Task { try await send(server.server.baseURL + "/behind", through: narrow) }
+        transfer.cancel()
+        await #expect(throws: TransportError.cancelled) { _ = try await endMetrics(cancelled) }
+        server.release()
+        _ = try await endMetrics(first)
+        #expect(try await behind.value.head.status == 200)
+        #expect(!server.arrivals.withLock { $0 }.contains("/cancelled"))
+    }
+}
