@@ -44,6 +44,9 @@ public final class FaultServer: Sendable {
 
     private struct State {
         var listener: Int32 = -1
+        /// While refusing: a socket bound to the port, never listening, so that no other server of the test
+        /// process takes the port meanwhile (a parallel test's server once did, and answered the retry).
+        var portHolder: Int32 = -1
         var mode = Listening.serving
         var connections: Set<Int32> = []
         var arrivals: [String: [UInt64]] = [:]
@@ -143,6 +146,7 @@ public final class FaultServer: Sendable {
             state.mode = .refusing
             if state.listener >= 0 { shutdown(state.listener, Int32(SHUT_RDWR)) }
             state.listener = -1
+            if state.portHolder < 0 { state.portHolder = (try? Sockets.refusingPort(port))?.fd ?? -1 }
         }
     }
 
@@ -154,7 +158,12 @@ public final class FaultServer: Sendable {
         }
         guard needsListener else { return }
         let (fd, _) = try Sockets.listener(port: port)
-        state.withLock { $0.listener = fd }
+        let holder = state.withLock { state in
+            state.listener = fd
+            defer { state.portHolder = -1 }
+            return state.portHolder
+        }
+        if holder >= 0 { close(holder) }
         try startAccepting(fd)
     }
 
@@ -171,6 +180,8 @@ public final class FaultServer: Sendable {
             state.stopped = true
             for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
             if state.listener >= 0 { shutdown(state.listener, Int32(SHUT_RDWR)) }
+            if state.portHolder >= 0 { close(state.portHolder) }
+            state.portHolder = -1
         }
     }
 

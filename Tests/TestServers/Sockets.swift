@@ -29,11 +29,19 @@ public enum Sockets {
     /// A port that refuses connections for as long as the returned descriptor stays open: bound, never
     /// listening. Unlike ``closedPort()``, no other server of the test process can take the port meanwhile
     /// (a parallel test's server once did, and the "refused" request was answered). Close it when done.
-    public static func refusingPort() throws(TestServerError) -> (fd: Int32, port: Int) {
+    ///
+    /// - Parameter port: The port to hold (0: any free one). A given port is bound with `SO_REUSEADDR`, so that
+    ///   a server that stopped listening on it can hold it, and listen on it again while it is held.
+    public static func refusingPort(_ port: Int = 0) throws(TestServerError) -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestServerError("socket failed") }
+        if port != 0 {
+            var one: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) { pointer in
