@@ -71,11 +71,21 @@ extension Session {
     ///   - retryRules: Whether the request's retry rules apply (steps 1 and 3); `false` for streams, whose
     ///     events reach the caller as they arrive, so that a failure cannot be taken back.
     ///   - attempt: Runs attempt number `number`, given the attempts before it.
+    @inline(never)
     func runAttempts(
         _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool = true,
         _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
     ) async -> AttemptsOutcome {
         guard !configuration.observers.isEmpty else { return await loop(plan, base: base, retryRules: retryRules, attempt) }
+        return await observedLoop(plan, base: base, retryRules: retryRules, attempt)
+    }
+
+    /// ``loop(_:base:retryRules:_:)`` with the session's observers told of the call and each attempt.
+    @inline(never)
+    private func observedLoop(
+        _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool,
+        _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
+    ) async -> AttemptsOutcome {
         let call = ObservedCall(requestName: plan.requestName, method: base.method, url: base.url)
         var outcome: AttemptsOutcome?
         _ = await observingCall(call) {
@@ -95,96 +105,130 @@ extension Session {
     }
 
     /// ``runAttempts(_:base:retryRules:_:)`` without the observers.
+    ///
+    /// Its awaits are the only thing it does itself; every decision is made in a synchronous step that is
+    /// never inlined (``LoopState``). An async function's frame holds every value of everything inlined into
+    /// it, and this frame stays allocated for as long as the request is on its way: written inline, the loop's
+    /// frame took ~10 KB per request in flight.
+    @inline(never)
     private func loop(
         _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool,
         _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
     ) async -> AttemptsOutcome {
-        var retry = retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil
-        var records: [AttemptRecord] = []
-        var last: Attempt?
-        func end(_ error: BrickError?) -> AttemptsOutcome { AttemptsOutcome(error: error, records: records, last: last) }
-        var pending: RetryVerdict?  // what the last attempt's verdict asks for before the next one
-        // The session's clock since the call began (the retry rules' own), or since the first repeat was asked
-        // for: what each attempt waited before it went.
-        var watch = retry?.stopwatch
-        var lastEnd: Duration = .zero
+        var state = LoopState(retry: retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil)
         while true {
-            if let verdict = pending, let stop = await carryOut(verdict, plan, retry, records: records) {
-                return end(stop)
-            }
-            // A wait for the network that just ended has answered the question a check before the attempt asks.
-            let waited = if case .waitForNetwork? = pending { true } else { false }
-            pending = nil
-            if !waited, let state = retry, let verdict = await verdictBeforeAttempt(plan, state),
-                let stop = await carryOut(verdict, plan, retry, records: records)
-            {
-                return end(stop)
-            }
-            let waitedBefore = watch.map { max(.zero, $0.elapsed - lastEnd) } ?? .zero
-            let this = await attempt(records.count + 1, records)
-            last = this
-            func record(_ error: BrickError?, repeatReason: String? = nil) {
-                records.append(AttemptRecord(
-                    request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore))
-                guard repeatReason != nil else { return }
-                if watch == nil { watch = Stopwatch(configuration.clock) }
-                lastEnd = watch?.elapsed ?? .zero
-            }
-            /// `nil` when the request may go again after this attempt (asked for `reason`); otherwise what the
-            /// call ends with: a body that cannot be sent twice, or the cap on attempts.
-            func stop(asked reason: String, error: BrickError?) -> BrickError? {
-                let why: RetryFailure.Reason
-                if !(base.body?.isReplayable ?? true) {
-                    if records.isEmpty, let error { return error }  // nothing was repeated: the plain error
-                    why = .notRetryable
-                } else if records.count + 1 >= configuration.maxAttempts {
-                    why = .attemptsExhausted(lastReason: reason)
-                } else {
-                    return nil
-                }
-                let failure = RetryFailure(reason: why, attempts: records + [
-                    AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: nil),
-                ])
-                notify(.gaveUp(request: plan.requestName, failure))
-                return .gaveUp(failure)
-            }
-            switch this.outcome {
-            case .done:
-                record(nil)
-                return end(nil)
-            case .again(let reason, let delay, let error):
-                if let stopped = Task.isCancelled ? .transport(.cancelled) : stop(asked: reason, error: error) {
-                    record(error)
-                    return end(stopped)
-                }
-                record(error, repeatReason: reason)
-                pending = .retry(after: delay)
-            case .failed(let error):
-                guard let state = retry, !error.isCancelled else {
-                    record(error)
-                    return end(error)
-                }
-                let verdict = await retryVerdict(after: error, plan, state)
-                if case .giveUp(let why) = verdict {
-                    record(error)
-                    return end(giveUp(plan, state, why, error: error, records: records))
-                }
-                let reason = RetryState.reason(for: error)
-                if let stopped = stop(asked: reason, error: error) {
-                    record(error)
-                    return end(stopped)
-                }
-                record(error, repeatReason: reason)
-                retry?.retries += 1
-                let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
-                notify(.retrying(request: plan.requestName, attempt: records.count, after: delay, failure: error))
-                pending = verdict
+            if let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
+            state.noteAttemptStart()
+            let this = await attempt(state.records.count + 1, state.records)
+            switch settle(this, &state, plan, base: base) {
+            case .end(let error): return state.end(error)
+            case .next: continue
+            case .askRules(let error, let rules):
+                let verdict = await retryVerdict(after: error, plan, rules)
+                if let stop = apply(verdict, after: error, &state, plan, base: base) { return state.end(stop) }
             }
         }
     }
 
+    /// Before an attempt: carries out what the last attempt's verdict asked for (a delay, a wait for the
+    /// network), then asks the host's reachability, unless a wait for the network just answered that.
+    /// Returns the error to end the call with, or `nil` to send the attempt.
+    @inline(never)
+    private func beforeAttempt(_ state: inout LoopState, _ plan: RepeatPolicy) async -> BrickError? {
+        let pending = state.pending
+        state.pending = nil
+        if let pending, let stop = await carryOut(pending, plan, state.retry, records: state.records) { return stop }
+        // A wait for the network that just ended has answered the question a check before the attempt asks.
+        if case .waitForNetwork? = pending { return nil }
+        guard let rules = state.retry, let verdict = await verdictBeforeAttempt(plan, rules) else { return nil }
+        return await carryOut(verdict, plan, state.retry, records: state.records)
+    }
+
+    /// What follows an attempt that just ended.
+    enum AfterAttempt {
+        /// The call ends, with this error or without one.
+        case end(BrickError?)
+        /// The next attempt goes (after what ``LoopState/pending`` asks).
+        case next
+        /// The attempt failed: the request's retry rules decide.
+        case askRules(BrickError, RetryState)
+    }
+
+    /// Records `this` attempt and decides what follows, except what the retry rules decide (asked by the loop,
+    /// then applied by ``apply(_:after:_:_:base:)``).
+    @inline(never)
+    private func settle(_ this: Attempt, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest) -> AfterAttempt {
+        state.last = this
+        switch this.outcome {
+        case .done:
+            state.record(this, error: nil)
+            return .end(nil)
+        case .again(let reason, let delay, let error):
+            if let stopped = Task.isCancelled ? .transport(.cancelled) : stop(this, asked: reason, error: error, state, plan, base: base) {
+                state.record(this, error: error)
+                return .end(stopped)
+            }
+            state.record(this, error: error, repeatReason: reason, clock: configuration.clock)
+            state.pending = .retry(after: delay)
+            return .next
+        case .failed(let error):
+            guard let rules = state.retry, !error.isCancelled else {
+                state.record(this, error: error)
+                return .end(error)
+            }
+            return .askRules(error, rules)
+        }
+    }
+
+    /// Carries on after the retry rules' `verdict` on the last attempt's `error`: gives up, or records the
+    /// attempt as repeated and leaves the verdict for ``beforeAttempt(_:_:)``. Returns the error to end the
+    /// call with, or `nil` to go on.
+    @inline(never)
+    private func apply(
+        _ verdict: RetryVerdict, after error: BrickError, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest
+    ) -> BrickError? {
+        guard let this = state.last else { return error }
+        if case .giveUp(let why) = verdict {
+            state.record(this, error: error)
+            return giveUp(plan, state.retry, why, error: error, records: state.records)
+        }
+        let reason = RetryState.reason(for: error)
+        if let stopped = stop(this, asked: reason, error: error, state, plan, base: base) {
+            state.record(this, error: error)
+            return stopped
+        }
+        state.record(this, error: error, repeatReason: reason, clock: configuration.clock)
+        state.retry?.retries += 1
+        let delay: Duration = if case .retry(let delay) = verdict { delay } else { .zero }
+        notify(.retrying(request: plan.requestName, attempt: state.records.count, after: delay, failure: error))
+        state.pending = verdict
+        return nil
+    }
+
+    /// `nil` when the request may go again after `this` attempt (asked for `reason`); otherwise what the call
+    /// ends with: a body that cannot be sent twice, or the cap on attempts.
+    private func stop(
+        _ this: Attempt, asked reason: String, error: BrickError?, _ state: LoopState, _ plan: RepeatPolicy, base: TransportRequest
+    ) -> BrickError? {
+        let why: RetryFailure.Reason
+        if !(base.body?.isReplayable ?? true) {
+            if state.records.isEmpty, let error { return error }  // nothing was repeated: the plain error
+            why = .notRetryable
+        } else if state.records.count + 1 >= configuration.maxAttempts {
+            why = .attemptsExhausted(lastReason: reason)
+        } else {
+            return nil
+        }
+        let failure = RetryFailure(reason: why, attempts: state.records + [
+            AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: nil),
+        ])
+        notify(.gaveUp(request: plan.requestName, failure))
+        return .gaveUp(failure)
+    }
+
     /// Carries out `verdict` as returned: waits `delay`, or for the network up to `limit`, or gives up.
     /// Returns `nil` to go on with the next attempt, or the error to end the call with.
+    @inline(never)
     private func carryOut(
         _ verdict: RetryVerdict, _ plan: RepeatPolicy, _ state: RetryState?, records: [AttemptRecord]
     ) async -> BrickError? {
@@ -223,4 +267,40 @@ extension DispatchPlan {
     var repeatPolicy: RepeatPolicy {
         RepeatPolicy(rules: autoRetryConfiguration, idempotency: idempotency, requestType: requestType)
     }
+}
+
+/// What the attempt loop keeps between its awaits: the retry rules' state, the attempts so far, the last one,
+/// what the last verdict asks for before the next attempt, and the clock that measures what each attempt
+/// waited before it went.
+struct LoopState {
+    var retry: RetryState?
+    var records: [AttemptRecord] = []
+    var last: Attempt?
+    /// What the last attempt's verdict asks for before the next one.
+    var pending: RetryVerdict?
+    /// The session's clock since the call began (the retry rules' own), or since the first repeat was asked
+    /// for: what each attempt waited before it went.
+    var watch: Stopwatch?
+    var lastEnd: Duration = .zero
+    var waitedBefore: Duration = .zero
+
+    init(retry: RetryState?) {
+        self.retry = retry
+        watch = retry?.stopwatch
+    }
+
+    mutating func noteAttemptStart() {
+        waitedBefore = watch.map { max(.zero, $0.elapsed - lastEnd) } ?? .zero
+    }
+
+    /// Records `this` attempt, ended with `error`; when it is to be repeated (`repeatReason`), starts the
+    /// clock of waits if none runs yet, and notes when this attempt ended.
+    mutating func record(_ this: Attempt, error: BrickError?, repeatReason: String? = nil, clock: any Clock<Duration> = ContinuousClock()) {
+        records.append(AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore))
+        guard repeatReason != nil else { return }
+        if watch == nil { watch = Stopwatch(clock) }
+        lastEnd = watch?.elapsed ?? .zero
+    }
+
+    func end(_ error: BrickError?) -> AttemptsOutcome { AttemptsOutcome(error: error, records: records, last: last) }
 }

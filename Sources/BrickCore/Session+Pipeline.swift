@@ -23,12 +23,21 @@ extension Session {
     /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
     /// makes (the result here only says whether it failed).
     private func run(_ plan: DispatchPlan, serialize: Serialize) async -> DataResponse<Void> {
-        var base: TransportRequest
+        let base: TransportRequest
         switch plan.request {
         case .success(let request): base = request
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
         guard let cache = configuration.responseCache else { return await run(plan, base: base, cacheStep: nil, serialize) }
+        return await run(plan, base: base, cache: cache, serialize)
+    }
+
+    /// ``run(_:serialize:)`` with a response cache. Never inlined, like every step of the pipeline: an async
+    /// function's frame holds the values of everything inlined into it, and every frame of the chain stays
+    /// allocated while the request waits, so a frame of this path would cost every request without a cache.
+    @inline(never)
+    private func run(_ plan: DispatchPlan, base: TransportRequest, cache: any ResponseCache, _ serialize: Serialize) async -> DataResponse<Void> {
+        var base = base
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
             let outcome = await run(plan, base: base, cacheStep: nil, serialize)
             if !base.method.isSafe, let head = outcome.response?.head {
@@ -80,12 +89,22 @@ extension Session {
 
     /// The pipeline's attempts (``runAttempts(_:base:_:)``), with `cacheStep` (if any) storing answers and
     /// swapping `304`s.
+    ///
+    /// This and every async step under it is never inlined, and does little besides its awaits: an async
+    /// function's frame holds the values of everything inlined into it, and the frames of the whole chain stay
+    /// allocated while the request is on its way (written inline, ~40 KB per request in flight).
+    @inline(never)
     private func run(_ plan: DispatchPlan, base: TransportRequest, cacheStep: CacheStep?, _ serialize: Serialize) async -> DataResponse<Void> {
         let interceptors = interceptors(for: plan)
         let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous in
-            let context = context(for: plan, request: base, attempt: number, previousAttempts: previous)
-            return await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context, serialize)
+            await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context(for: plan, request: base, attempt: number, previousAttempts: previous), serialize)
         }
+        return Self.response(of: outcome)
+    }
+
+    /// The call's response: its last attempt's request and response, whether it failed, and every attempt.
+    @inline(never)
+    private static func response(of outcome: AttemptsOutcome) -> DataResponse<Void> {
         let result: Result<Void, BrickError> = if let error = outcome.error { .failure(error) } else { .success(()) }
         return DataResponse(request: outcome.last?.sent, response: outcome.last?.response, result: result, attempts: outcome.records)
     }
@@ -98,6 +117,7 @@ extension Session {
     }
 
     /// The context of attempt number `attempt` of `plan`, whose request is `request`.
+    @inline(never)
     func context(
         for plan: DispatchPlan, request: TransportRequest, attempt: Int = 1, previousAttempts: [AttemptRecord] = []
     ) -> RequestContext {
@@ -118,6 +138,7 @@ extension Session {
     }
 
     /// `context.request` adapted by `interceptors`, in order.
+    @inline(never)
     func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
         var request = context.request
         configuration.cookies?.attach(to: &request)  // first, so that interceptors, logs and the cache see them
@@ -130,20 +151,38 @@ extension Session {
     /// One attempt of a collected call: adapt, send (through the cache step), process (interceptors in
     /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
     /// replace the error, recover with a response, or retry).
+    @inline(never)
     private func attempt(
         _ plan: DispatchPlan, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
         _ serialize: Serialize
     ) async -> Attempt {
         var context = context
-        var outcome: ResponseOutcome
+        let outcome: ResponseOutcome
         do {
             context.request = try await adapt(interceptors, context: context)
-            cacheStep?.willSend()
-            outcome = await sendOutcome(context.request, owner: plan.owner)
-            if let cacheStep { outcome = await cacheStep.absorb(outcome, sent: context.request) }
+            outcome = await send(context.request, owner: plan.owner, cacheStep: cacheStep)
         } catch {
             outcome = .failure(error)
         }
+        return await conclude(outcome, plan, interceptors: interceptors, context: context, serialize)
+    }
+
+    /// Sends the attempt's request, through the cache step when there is one.
+    @inline(never)
+    private func send(_ request: TransportRequest, owner: ObjectIdentifier?, cacheStep: CacheStep?) async -> ResponseOutcome {
+        cacheStep?.willSend()
+        let outcome = await sendOutcome(request, owner: owner)
+        guard let cacheStep else { return outcome }
+        return await cacheStep.absorb(outcome, sent: request)
+    }
+
+    /// The rest of an attempt once its outcome came: process, validate, serialize, and the error handlers.
+    @inline(never)
+    private func conclude(
+        _ outcome: ResponseOutcome, _ plan: DispatchPlan, interceptors: [any Interceptor], context: RequestContext,
+        _ serialize: Serialize
+    ) async -> Attempt {
+        var outcome = outcome
         func ended(_ end: Attempt.Outcome) -> Attempt {
             Attempt(sent: context.request, head: outcome.head, response: outcome.response, outcome: end)
         }
@@ -171,6 +210,7 @@ extension Session {
         }
     }
 
+    @inline(never)
     private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
         do { return .success(try await transfer(request, ownerID: owner)) } catch { return .failure(error) }
     }
