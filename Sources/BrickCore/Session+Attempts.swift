@@ -117,7 +117,7 @@ extension Session {
     ) async -> AttemptsOutcome {
         var state = LoopState(retry: retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil)
         while true {
-            if let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
+            if state.pending != nil || state.retry != nil, let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
             state.noteAttemptStart()
             let this = await attempt(state.records.count + 1, state.records)
             switch settle(this, &state, plan, base: base) {
@@ -134,7 +134,7 @@ extension Session {
     /// network), then asks the host's reachability, unless a wait for the network just answered that.
     /// Returns the error to end the call with, or `nil` to send the attempt.
     @inline(never)
-    private func beforeAttempt(_ state: inout LoopState, _ plan: RepeatPolicy) async -> BrickError? {
+    private nonisolated(nonsending) func beforeAttempt(_ state: inout LoopState, _ plan: RepeatPolicy) async -> BrickError? {
         let pending = state.pending
         state.pending = nil
         if let pending, let stop = await carryOut(pending, plan, state.retry, records: state.records) { return stop }
@@ -229,7 +229,7 @@ extension Session {
     /// Carries out `verdict` as returned: waits `delay`, or for the network up to `limit`, or gives up.
     /// Returns `nil` to go on with the next attempt, or the error to end the call with.
     @inline(never)
-    private func carryOut(
+    private nonisolated(nonsending) func carryOut(
         _ verdict: RetryVerdict, _ plan: RepeatPolicy, _ state: RetryState?, records: [AttemptRecord]
     ) async -> BrickError? {
         switch verdict {

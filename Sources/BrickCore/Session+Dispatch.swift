@@ -5,7 +5,7 @@ extension Session {
     /// Without a cookie jar, the transport's own transfer goes first, and a redirect is followed only once a
     /// 3xx came back (the plain call makes no wrapper); with one, every hop goes through
     /// ``RedirectingTransfer``, which keeps each hop's cookies.
-    func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
+    nonisolated(nonsending) func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         guard request.options.followRedirects, configuration.cookies == nil else {
             return try await collect(makeTransfer(for: request), route: request.route, ownerID: ownerID)
         }
@@ -18,7 +18,7 @@ extension Session {
     }
 
     /// Registers `transfer` (so that cancelling its owner or losing its route ends it) and collects its response.
-    private func collect(_ transfer: any TransportTransfer, route: RequestRoute, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
+    private nonisolated(nonsending) func collect(_ transfer: any TransportTransfer, route: RequestRoute, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         guard let id = registry.add(transfer, owner: ownerID, abortableRoute: route) else { throw .shutDown }
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }

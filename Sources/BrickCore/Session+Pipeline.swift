@@ -139,7 +139,7 @@ extension Session {
 
     /// `context.request` adapted by `interceptors`, in order.
     @inline(never)
-    func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
+    nonisolated(nonsending) func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
         var request = context.request
         configuration.cookies?.attach(to: &request)  // first, so that interceptors, logs and the cache see them
         do {
@@ -152,7 +152,7 @@ extension Session {
     /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
     /// replace the error, recover with a response, or retry).
     @inline(never)
-    private func attempt(
+    private nonisolated(nonsending) func attempt(
         _ plan: DispatchPlan, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
         _ serialize: Serialize
     ) async -> Attempt {
@@ -169,7 +169,7 @@ extension Session {
 
     /// Sends the attempt's request, through the cache step when there is one.
     @inline(never)
-    private func send(_ request: TransportRequest, owner: ObjectIdentifier?, cacheStep: CacheStep?) async -> ResponseOutcome {
+    private nonisolated(nonsending) func send(_ request: TransportRequest, owner: ObjectIdentifier?, cacheStep: CacheStep?) async -> ResponseOutcome {
         cacheStep?.willSend()
         let outcome = await sendOutcome(request, owner: owner)
         guard let cacheStep else { return outcome }
@@ -178,7 +178,7 @@ extension Session {
 
     /// The rest of an attempt once its outcome came: process, validate, serialize, and the error handlers.
     @inline(never)
-    private func conclude(
+    private nonisolated(nonsending) func conclude(
         _ outcome: ResponseOutcome, _ plan: DispatchPlan, interceptors: [any Interceptor], context: RequestContext,
         _ serialize: Serialize
     ) async -> Attempt {
@@ -210,8 +210,7 @@ extension Session {
         }
     }
 
-    @inline(never)
-    private func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
+    private nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
         do { return .success(try await transfer(request, ownerID: owner)) } catch { return .failure(error) }
     }
 

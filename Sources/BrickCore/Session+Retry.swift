@@ -67,7 +67,7 @@ extension Session {
     /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
     /// a lost network could explain the failure.
     @inline(never)
-    func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict {
+    nonisolated(nonsending) func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict {
         let failure: RetryFailureKind
         switch error.rootCause {
         case .transport(let transport): failure = .transport(transport.kind)
@@ -85,7 +85,7 @@ extension Session {
     /// The rules' verdict before an attempt (``RetryDecision/beforeAttempt(_:)``): `nil` to go ahead, or
     /// wait for the network, or give up. Asks the host's reachability once.
     @inline(never)
-    func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict? {
+    nonisolated(nonsending) func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict? {
         guard !state.host.isEmpty else { return nil }
         return RetryDecision.beforeAttempt(RetryInput(
             configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
@@ -97,7 +97,7 @@ extension Session {
     /// `limit` passes on the session's clock, or the task is cancelled. Tells the retry observer when the
     /// wait starts and when the network returned.
     @inline(never)
-    func waitForNetwork(_ plan: RepeatPolicy, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
+    nonisolated(nonsending) func waitForNetwork(_ plan: RepeatPolicy, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
         let changes = reachability.changes()  // subscribed before the look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
         notify(.waitingForNetwork(request: plan.requestName, host: state.host, limit: limit))

@@ -79,7 +79,7 @@ final class CacheStep {
 
     /// After an attempt: a `304` to a revalidation becomes the stored response (refreshed), and a storable
     /// answer is stored.
-    func absorb(_ outcome: ResponseOutcome, sent request: TransportRequest) async -> ResponseOutcome {
+    nonisolated(nonsending) func absorb(_ outcome: ResponseOutcome, sent request: TransportRequest) async -> ResponseOutcome {
         let now = Date()
         if let entry, CachePolicy.isError(outcome), CachePolicy.allowsStaleIfError(entry, for: request, now: now) {
             status = .stale  // the server failed or could not be reached: the stale response it allowed answers

@@ -34,7 +34,7 @@ struct DownloadReceiver {
     /// Consumes `stream` to its end, or until its head says the body is of no use.
     /// - Throws: ``BrickError``: the transport's error, `.validation` for a rejected head, `.file` for a
     ///   write that failed, `connectionLost` for a body that ended short.
-    mutating func receive(_ stream: ResponseStream) async throws(BrickError) {
+    nonisolated(nonsending) mutating func receive(_ stream: ResponseStream) async throws(BrickError) {
         var rejection: ResponseValidationError?
         var errorBody = Data()
         do {
