@@ -74,6 +74,17 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         print("outage → request delays over \(outages) outages × \(concurrent) requests: median \(sorted[sorted.count / 2]) ms, worst \(sorted.last ?? 0) ms")
     }
 
+    @Test func aThousandRequestsWaitingForTheRouteAllGoOutOnceWhenItReturns() async throws {
+        let count = 1000
+        let report = try await runProbe("burst", String(count))
+        #expect(report.values("failures") == [0])
+        #expect(report.values("requests") == [Double(count)])
+        let arrivals = report.values("arrival ms").sorted()
+        #expect(arrivals.count == count && arrivals.allSatisfy { $0 > 0 })
+        // Measured, not asserted: how long after the route returned the requests reached the server.
+        print("burst after an outage, \(count) requests: first \(arrivals.first ?? 0) ms, median \(arrivals[arrivals.count / 2]) ms, last \(arrivals.last ?? 0) ms")
+    }
+
     @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() async throws {
         let report = try await runProbe("cut")
         #expect(report.facts["get result"] == "ok")

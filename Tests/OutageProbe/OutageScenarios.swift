@@ -139,3 +139,26 @@ func environmentProxyScenario() async throws -> Report {
     report.add("offline requests", Double(server.count("offline")))
     return report
 }
+
+/// `count` GETs start while the route is down and all wait for it; when it returns they go out over the
+/// pool's connections. Records when each reached the server, from the moment the route returned.
+func burstScenario(count: Int) async throws -> Report {
+    var report = Report()
+    let server = try FaultServer(keepAlive: true)
+    defer { server.stop() }
+    let waiting = Countdown()
+    let session = makeSession(waiting: waiting)
+    try Network.goOffline()
+    guard await until("127.0.0.1", is: .unreachable, SystemReachability.shared) else {
+        throw TestServerError("the monitor never saw the outage")
+    }
+    let calls = (0..<count).map { _ in Task { await OutageCall(server.baseURL + "/ok?key=burst", session: session).dataResponse() } }
+    await waiting.wait(for: count)
+    let routeUp = try Network.goOnline()
+    var failures = 0
+    for call in calls where await call.value.value != "ok" { failures += 1 }
+    report.add("failures", Double(failures))
+    report.add("requests", Double(server.count("burst")))
+    for arrival in server.arrivals("burst") { report.add("arrival ms", milliseconds(from: routeUp, to: arrival)) }
+    return report
+}
