@@ -35,11 +35,16 @@ import Testing
         func stop() { server.stop() }
     }
 
-    /// A transport with one connection per host.
-    func oneConnection() throws -> CurlTransport {
+    /// A server, a transport with one connection per host, and a `/hold` request on that connection that the
+    /// server holds (until ``HoldingServer/release()``).
+    func holdingTheOnlyConnection() async throws -> (HoldingServer, CurlTransport, TransportEventStream) {
+        let server = try HoldingServer()
         var configuration = CurlTransport.Configuration()
         configuration.maxConnectionsPerHost = 1
-        return try #require(CurlTransport(configuration: configuration))
+        let narrow = try #require(CurlTransport(configuration: configuration))
+        let first = start(server.server.baseURL + "/hold", on: narrow)
+        await server.waitUntilHeld()
+        return (server, narrow, first)
     }
 
     func start(_ url: String, options: TransportOptions = TransportOptions(), on transport: CurlTransport) -> TransportEventStream {
@@ -53,11 +58,8 @@ import Testing
     }
 
     @Test func requestsBeyondThePerHostLimitWaitTheirTurnInTheOrderTheyCameAndTheirWaitIsMeasured() async throws {
-        let server = try HoldingServer()
+        let (server, narrow, first) = try await holdingTheOnlyConnection()
         defer { server.stop() }
-        let narrow = try oneConnection()
-        let first = start(server.server.baseURL + "/hold", on: narrow)
-        await server.waitUntilHeld()
         // Started in this order from one task: the engine receives them in this order.
         let waiting = (1...5).map { start(server.server.baseURL + "/\($0)", on: narrow) }
         let heldFor = ContinuousClock.now
@@ -75,11 +77,8 @@ import Testing
     }
 
     @Test func aRequestThatGetsNoConnectionInTimeFailsWithItsTimeoutAndTheOthersStillRun() async throws {
-        let server = try HoldingServer()
+        let (server, narrow, first) = try await holdingTheOnlyConnection()
         defer { server.stop() }
-        let narrow = try oneConnection()
-        let first = start(server.server.baseURL + "/hold", on: narrow)
-        await server.waitUntilHeld()
         var shortConnect = TransportOptions()
         shortConnect.connectTimeout = .milliseconds(200)
         var shortTotal = TransportOptions()
@@ -97,11 +96,8 @@ import Testing
     }
 
     @Test func aCancelledWaitingRequestEndsAtOnceAndNeverGoesOut() async throws {
-        let server = try HoldingServer()
+        let (server, narrow, first) = try await holdingTheOnlyConnection()
         defer { server.stop() }
-        let narrow = try oneConnection()
-        let first = start(server.server.baseURL + "/hold", on: narrow)
-        await server.waitUntilHeld()
         // Started, then cancelled, from this task: the engine has it waiting when the cancellation comes.
         let transfer = narrow.makeTransfer(for: TransportRequest(url: server.server.baseURL + "/cancelled"))
         let cancelled = transfer.events()
