@@ -14,8 +14,10 @@ import Glibc
 /// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (the oldest go first).
 public final class CookieJar: Sendable {
     private let state: Locked<[Cookie]>
-    /// Held for the whole of a save, so that saves never interleave.
-    private let saving = Locked(())
+    /// Held for the whole of a save, so that saves never interleave; counts the saves. (Not a lock around
+    /// nothing: ThreadSanitizer reported the empty value's accesses under the lock as racing with reads of
+    /// the object's header outside it.)
+    private let saving = Locked(0)
     /// The file, if any.
     public let path: String?
 
@@ -106,7 +108,8 @@ public final class CookieJar: Sendable {
     /// opened), then renamed over the jar's file (``writeAtomically(_:to:)``).
     private func save() {
         guard let path else { return }
-        saving.withLock { _ in
+        saving.withLock { saves in
+            saves += 1
             _ = writeAtomically(Data(NetscapeCookieFile.write(state.withLock { $0 }).utf8), to: path)
         }
     }
