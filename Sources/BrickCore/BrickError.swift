@@ -79,7 +79,11 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
             "response not accepted (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .requestEncoding(let error): "cannot build the request: \(error)"
         case .interceptor(let error): "interceptor failed: \(error)"
-        case .gaveUp(let failure): "\(failure)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was never sent)")
+        case .gaveUp(let failure):
+            // A last error from the transport already said whether the request may have arrived.
+            if case .transport? = failure.lastError { "\(failure)" } else {
+                "\(failure)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was never sent)")
+            }
         case .file(let error): "download file error: \(error)"
         case .notCached(let url): "nothing cached for \(url), and the request may not use the network"
         case .shutDown: "the session is shutting down: the request was not sent"

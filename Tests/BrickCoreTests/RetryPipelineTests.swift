@@ -155,6 +155,8 @@ struct RetryPipelineTests {
         guard case .gaveUp(let failure)? = gaveUp.error else { Issue.record("got \(String(describing: gaveUp.error))"); return }
         #expect(failure.reason == .notIdempotent)
         #expect(gaveUp.error?.requestMayHaveArrived == true)
+        // Said once: the last error's own words say it, and giving up does not say it again.
+        #expect(gaveUp.error?.description.components(separatedBy: "(the request may have arrived)").count == 2)
 
         stub.stub(.get, "https://api.test/refused", reply: .failure(TransportError(.connectionRefused, message: "refused")))
         let refused = await Retried("/refused", session: session, rules: .none).dataResponse()
