@@ -119,8 +119,8 @@ extension Session {
         while true {
             if state.pending != nil || state.retry != nil, let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
             state.noteAttemptStart()
-            state.last = await attempt(state.records.count + 1, state.records)
-            switch settle(&state, plan, base: base) {
+            let this = await attempt(state.records.count + 1, state.records)
+            switch settle(this, &state, plan, base: base) {
             case .end(let error): return state.end(error)
             case .next: continue
             case .askRules(let error, let rules):
@@ -154,11 +154,11 @@ extension Session {
         case askRules(BrickError, RetryState)
     }
 
-    /// Records the attempt that just ended (``LoopState/last``) and decides what follows, except what the
-    /// retry rules decide (asked by the loop, then applied by ``apply(_:after:_:_:base:)``).
+    /// Records `this` attempt (as ``LoopState/last`` too) and decides what follows, except what the retry
+    /// rules decide (asked by the loop, then applied by ``apply(_:after:_:_:base:)``).
     @inline(never)
-    private func settle(_ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest) -> AfterAttempt {
-        guard let this = state.last else { return .end(.transport(.cancelled)) }  // not reached: the loop set it
+    private func settle(_ this: Attempt, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest) -> AfterAttempt {
+        state.last = this
         switch this.outcome {
         case .done:
             state.record(this, error: nil)
