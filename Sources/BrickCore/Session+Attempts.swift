@@ -76,7 +76,7 @@ extension Session {
         _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool = true,
         _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
     ) async -> AttemptsOutcome {
-        guard !configuration.observers.isEmpty else { return await loop(plan, base: base, retryRules: retryRules, attempt) }
+        guard !configuration.observers.isEmpty || takesFullPath else { return await loop(plan, base: base, retryRules: retryRules, attempt) }
         return await observedLoop(plan, base: base, retryRules: retryRules, attempt)
     }
 
@@ -117,7 +117,7 @@ extension Session {
     ) async -> AttemptsOutcome {
         var state = LoopState(retry: retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil)
         while true {
-            if state.pending != nil || state.retry != nil, let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
+            if state.pending != nil || state.retry != nil || takesFullPath, let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
             state.noteAttemptStart()
             let this = await attempt(state.records.count + 1, state.records)
             switch settle(this, &state, plan, base: base) {

@@ -6,7 +6,7 @@ extension Session {
     /// 3xx came back (the plain call makes no wrapper); with one, every hop goes through
     /// ``RedirectingTransfer``, which keeps each hop's cookies.
     nonisolated(nonsending) func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
-        guard request.options.followRedirects, configuration.cookies == nil else {
+        guard request.options.followRedirects, configuration.cookies == nil, !takesFullPath else {
             return try await collect(makeTransfer(for: request), route: request.route, ownerID: ownerID)
         }
         let first = try await collect(makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)

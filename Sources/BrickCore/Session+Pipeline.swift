@@ -193,7 +193,7 @@ extension Session {
             }
         }
         var result = Self.validateAndSerialize(outcome, plan, serialize)
-        if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty {
+        if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty || takesFullPath {
             switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
             case .unhandled: break
             case .fail(let replacement): result = .failure(replacement)

@@ -57,7 +57,7 @@ extension Session {
         var prepared = request
         prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
         prepared.options = request.options.applied(over: configuration.transportOptions)
-        prepared.headers = configuration.headersSent(to: prepared.url)
+        prepared.headers = headersSent(to: prepared.url)
         prepared.headers.merge(request.headers)
         if case .key(let header) = idempotency, prepared.headers[header] == nil { prepared.headers[header] = UUID().uuidString }
         prepared.mayBeSentTwice = idempotency.allowsRepeat(of: request.method)
@@ -69,10 +69,10 @@ extension Session {
 }
 
 extension Session.Configuration {
-    /// The session's headers as they go with a request to `url`: all of them within the origin of the
+    /// The session's `headers` as they go with a request to `url`: all of them within the origin of the
     /// session's base URL (or when it has none); to another origin (an absolute URL a server handed out)
     /// only ``RedirectRule/crossOriginFields``, so that an API key among them stays with its server.
-    func headersSent(to url: String) -> HTTPHeaders {
+    func headersSent(_ headers: HTTPHeaders, to url: String) -> HTTPHeaders {
         guard let base = baseURL, !url.hasPrefix(base), Origin(base) != Origin(url) else {
             return headers
         }

@@ -82,6 +82,11 @@ public final class Session: Sendable {
     private let madeReachability: Lazy<any Reachability>
     /// Ends transfers whose host became unreachable; started with the first transfer (``makeTransfer(for:)``).
     let routeWatch: Lazy<Task<Void, Never>>
+    /// Whether every call takes every step of the attempt loop (``FullPath``); read once, when the session is made.
+    let takesFullPath = FullPath.isForced
+    /// The configuration's headers, validated once here rather than with every request they go with (a
+    /// list that fails is left unmarked, so that each request fails as the transport's check says).
+    let sessionHeaders: HTTPHeaders
 
     /// Creates a session that sends its requests through `transport`.
     ///
@@ -101,6 +106,7 @@ public final class Session: Sendable {
         defaultReachability: @escaping @Sendable () -> any Reachability
     ) {
         self.configuration = configuration
+        sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)
         let chosen = configuration.reachability
         let reachability = Lazy { chosen ?? defaultReachability() }
@@ -122,7 +128,7 @@ public final class Session: Sendable {
     /// The configuration's transport options and headers, read in place: a request reaches its session
     /// through a getter, and reading `configuration` from what it returns copies the whole configuration.
     var configuredTransportOptions: TransportOptions { configuration.transportOptions }
-    func headersSent(to url: String) -> HTTPHeaders { configuration.headersSent(to: url) }
+    func headersSent(to url: String) -> HTTPHeaders { configuration.headersSent(sessionHeaders, to: url) }
 
     /// How many requests are running now.
     public var runningRequestCount: Int { registry.count }

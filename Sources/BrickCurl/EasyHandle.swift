@@ -19,10 +19,10 @@ struct EasyHandle {
     }
 
     /// Readies a handle that left its multi handle for the idle list: its error message is cleared, and it no
-    /// longer points at its last transfer's header list (freed with that transfer) or at the transfer.
+    /// longer points at its last transfer. (It still points at that transfer's header list, which the idle
+    /// list keeps alive with it: ``KeptRequestValues``.)
     func prepareForReuse() {
         errorBuffer[0] = 0
-        _ = brick_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, nil)
         _ = brick_easy_setopt_pointer(raw, CURLOPT_PRIVATE, nil)
     }
 

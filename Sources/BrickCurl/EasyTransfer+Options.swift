@@ -5,15 +5,16 @@ import CCurlShim
 extension EasyTransfer {
     /// Sets the transfer's options on its handle: every option on a new handle; on a kept one, whose last
     /// transfer had the same ``HandleProfile``, only those that belong to this request (the standing ones
-    /// already hold the values this transfer would set).
+    /// already hold the values this transfer would set), and of those only what differs from the handle's
+    /// last request (``KeptRequestValues``).
     ///
     /// `pool` is where a new handle's connections come from (a kept handle keeps the pool of its profile,
     /// whose identity is the same).
     ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
-    func configure(receiveBufferSize: Int, keptHandle: Bool, pool: ConnectionPools.Pool?) throws(TransportError) {
+    func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?) throws(TransportError) {
         var setter = OptionSetter(handle: handle.raw)
-        if !keptHandle { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
+        if !keptValues.isKept { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
         try setRequestOptions(&setter)
         if let failure = setter.failure {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
@@ -48,16 +49,23 @@ extension EasyTransfer {
     private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
         let request = transfer.request
         let context = Unmanaged.passUnretained(self).toOpaque()
-        setter.string(CURLOPT_URL, request.url)
         setter.pointer(CURLOPT_PRIVATE, context)
         setter.pointer(CURLOPT_PREREQDATA, context)
         setter.pointer(CURLOPT_WRITEDATA, context)
         setter.pointer(CURLOPT_HEADERDATA, context)
         if mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
         try setMethodAndBody(&setter, request, context: context)
-        headerList = Self.makeHeaderList(
-            request.headers, hasBody: request.body != nil && request.method != .head, acceptEncoding: request.options.automaticDecompression)
-        setter.pointer(CURLOPT_HTTPHEADER, headerList)
+        // A kept handle keeps its last request's URL and header list: each is set again only when it differs.
+        if request.url != keptValues.url { setter.string(CURLOPT_URL, request.url) }
+        let hasBody = request.body != nil && request.method != .head
+        let acceptEncoding = request.options.automaticDecompression
+        if let list = keptValues.headerList, list.isMade(from: request.headers, hasBody: hasBody, acceptEncoding: acceptEncoding) {
+            headerList = list
+        } else {
+            let list = HeaderList(request.headers, hasBody: hasBody, acceptEncoding: acceptEncoding)
+            headerList = list
+            setter.pointer(CURLOPT_HTTPHEADER, list.list)
+        }
     }
 
     /// The options that depend only on the transfer's ``HandleProfile``: set once on a new handle.
@@ -122,7 +130,7 @@ extension EasyTransfer {
         if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         // Content codings are decoded by the engine (``ContentDecoder``), never by libcurl: a paused stream
         // then holds compressed bytes, and a coding nobody knows is handed over as it came. The request's
-        // header list asks for the codings (`makeHeaderList`).
+        // header list asks for the codings (``HeaderList``).
         setter.long(CURLOPT_HTTP_CONTENT_DECODING, 0)
         switch mode {
         case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))
@@ -174,9 +182,10 @@ extension EasyTransfer {
     private func setMethodAndBody(_ setter: inout OptionSetter, _ request: TransportRequest, context: UnsafeMutableRawPointer) throws(TransportError) {
         switch request.method {
         case .get where request.body == nil:
-            setter.long(CURLOPT_HTTPGET, 1)
+            // A kept handle's last request had the same method and no body (``HandleProfile``): set already.
+            if !keptValues.isKept { setter.long(CURLOPT_HTTPGET, 1) }
         case .head:
-            setter.long(CURLOPT_NOBODY, 1)
+            if !keptValues.isKept { setter.long(CURLOPT_NOBODY, 1) }
         default:
             if request.method != .post { setter.string(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
             guard let body = request.body else {
@@ -201,24 +210,6 @@ extension EasyTransfer {
             setter.seek(CurlCallbacks.seek)
             setter.pointer(CURLOPT_SEEKDATA, context)
         }
-    }
-
-    /// The header list libcurl sends: the request's fields (an empty value is sent with curl's `Name;`
-    /// syntax), the codings the engine decodes in `Accept-Encoding` unless the request names its own and,
-    /// for a body, an empty `Expect:` so that it never waits for `100 Continue` and an empty `Content-Type:`
-    /// when it has none, so that libcurl adds no form type of its own. (Fields that libcurl would write
-    /// itself from options, `User-Agent` or `Accept-Encoding`, cost more there: it formats them anew for
-    /// every request. Each field in the list costs too: libcurl checks the list for a dozen names of its own.)
-    private static func makeHeaderList(_ headers: HTTPHeaders, hasBody: Bool, acceptEncoding: Bool) -> UnsafeMutablePointer<curl_slist>? {
-        var list: UnsafeMutablePointer<curl_slist>?
-        for field in headers {
-            let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
-            list = curl_slist_append(list, line)
-        }
-        if acceptEncoding && headers["Accept-Encoding"] == nil { list = curl_slist_append(list, ContentDecoder.acceptEncodingField) }
-        if hasBody && headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
-        if hasBody && headers["Content-Type"] == nil { list = curl_slist_append(list, "Content-Type:") }
-        return list
     }
 }
 

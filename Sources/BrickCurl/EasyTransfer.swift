@@ -19,7 +19,10 @@ final class EasyTransfer {
     @exclusivity(unchecked) var flushScheduled = false
     /// Whether the request sends a body, so that upload progress means something.
     private let hasUpload: Bool
-    @exclusivity(unchecked) var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header list libcurl sends for this transfer (perhaps the handle's last one, used again).
+    @exclusivity(unchecked) var headerList: HeaderList?
+    /// What a kept handle's last request left set on it; ``KeptRequestValues/none`` for a new handle.
+    let keptValues: KeptRequestValues
     /// The body when it is sent through the read callback (files, streams, several parts).
     @exclusivity(unchecked) var upload: UploadSource?
     @exclusivity(unchecked) private(set) var parser = HeadParser()
@@ -55,16 +58,15 @@ final class EasyTransfer {
     /// How long the transfer waited for a free connection before it was handed to libcurl, in nanoseconds.
     @exclusivity(unchecked) var connectionWait: UInt64 = 0
 
-    init(handle: EasyHandle, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
+    init(handle: EasyHandle, kept: KeptRequestValues, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
         self.handle = handle
+        keptValues = kept
         self.transfer = transfer
         self.profile = profile
         self.flushQueue = flushQueue
         self.mode = transfer.mode
         self.hasUpload = transfer.request.body != nil && transfer.request.method != .head
     }
-
-    deinit { curl_slist_free_all(headerList) }
 
     /// The head as parsed so far, or one made from the status code when no header line was seen.
     var head: ResponseHead {

@@ -133,16 +133,16 @@ final class EngineLoop {
         // libcurl then refuses to change, such as the receive buffer after an HTTP/2 transfer), or a new one.
         let profile = HandleProfile(transfer)
         let kept = idleHandles.take(matching: profile)
-        guard let handle = kept ?? EasyHandle.make() else {
+        guard let handle = kept?.handle ?? EasyHandle.make() else {
             if let key { admission.uncount(key) }
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
-        let easy = EasyTransfer(handle: handle, transfer: transfer, profile: profile, flushQueue: flushQueue)
+        let easy = EasyTransfer(handle: handle, kept: kept?.values ?? .none, transfer: transfer, profile: profile, flushQueue: flushQueue)
         easy.admissionKey = key
         easy.connectionWait = waited
         do {
             let pool = kept == nil ? pools.pool(for: transfer.request.options) : nil
-            try easy.configure(receiveBufferSize: configuration.receiveBufferSize, keptHandle: kept != nil, pool: pool)
+            try easy.configure(receiveBufferSize: configuration.receiveBufferSize, pool: pool)
         } catch {
             handle.destroy()
             if let key { admission.uncount(key) }
@@ -237,7 +237,7 @@ final class EngineLoop {
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
         if keepingHandle {
             easy.restoreStandingTimeout()
-            idleHandles.keep(easy.handle, profile: easy.profile)
+            idleHandles.keep(easy.handle, profile: easy.profile, values: KeptRequestValues(url: easy.transfer.request.url, headerList: easy.headerList))
         } else {
             easy.handle.destroy()
         }

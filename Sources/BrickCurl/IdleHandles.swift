@@ -3,7 +3,7 @@
 /// of libcurl's work for a small request on a kept-alive connection; a kept handle needs only the options
 /// of its next request.
 struct IdleHandles {
-    private var idle: [(handle: EasyHandle, profile: HandleProfile)] = []
+    private var idle: [(handle: EasyHandle, profile: HandleProfile, values: KeptRequestValues)] = []
     /// At most this many handles wait, the least recently used one freed first (each holds libcurl's receive
     /// buffer).
     let capacity: Int
@@ -14,19 +14,20 @@ struct IdleHandles {
     }
 
     /// The most recently kept handle of `profile`, taken out of the idle list; `nil` when there is none.
-    mutating func take(matching profile: HandleProfile) -> EasyHandle? {
+    mutating func take(matching profile: HandleProfile) -> (handle: EasyHandle, values: KeptRequestValues)? {
         guard let index = idle.lastIndex(where: { $0.profile == profile }) else { return nil }
-        return idle.remove(at: index).handle
+        let entry = idle.remove(at: index)
+        return (entry.handle, entry.values)
     }
 
-    /// Keeps `handle`, which is in no multi handle and whose last transfer had `profile`; frees the oldest
-    /// idle handle when the list is full. A handle that read its body through the read callback is freed,
-    /// never kept.
-    mutating func keep(_ handle: EasyHandle, profile: HandleProfile) {
+    /// Keeps `handle`, which is in no multi handle, whose last transfer had `profile` and left `values` set on
+    /// it (its header list stays alive with it); frees the oldest idle handle when the list is full. A handle
+    /// that read its body through the read callback is freed, never kept.
+    mutating func keep(_ handle: EasyHandle, profile: HandleProfile, values: KeptRequestValues) {
         guard capacity > 0, profile.body != .readThroughCallback else { return handle.destroy() }
         if idle.count == capacity { idle.removeFirst().handle.destroy() }
         handle.prepareForReuse()
-        idle.append((handle, profile))
+        idle.append((handle, profile, values))
     }
 
     /// Frees every idle handle.

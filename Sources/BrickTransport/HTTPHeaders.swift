@@ -17,6 +17,15 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
 
     /// Every field, in order, duplicates included.
     public private(set) var fields: [Field]
+    /// How many fields at the start have passed ``validate()`` and not changed since
+    /// (``validatedForReuse()``), so that a list validated once, such as a session's, is not checked again
+    /// for every request it goes with. Every change to one of them resets it.
+    private var validatedCount = 0
+
+    private enum CodingKeys: String, CodingKey { case fields }
+
+    /// Equal when the fields are, whatever was validated.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool { lhs.fields == rhs.fields }
 
     /// Creates an empty list.
     public init() { fields = [] }
@@ -35,6 +44,7 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
         set {
             guard let newValue else {
                 fields.removeAll { Self.sameName($0.name, name) }
+                validatedCount = 0
                 return
             }
             guard let index = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
@@ -42,6 +52,7 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
                 return
             }
             fields[index].value = newValue
+            validatedCount = Swift.min(validatedCount, index)
             guard fields[(index + 1)...].contains(where: { Self.sameName($0.name, name) }) else { return }
             let tail = fields[(index + 1)...].filter { !Self.sameName($0.name, name) }
             fields.replaceSubrange((index + 1)..., with: tail)
@@ -68,8 +79,11 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
         var merged: [Field] = []
         merged.reserveCapacity(fields.count + other.count)
         var placed = [Bool](repeating: false, count: other.count)
-        for field in fields {
+        // The validated fields at the start of this list stay validated up to the first one replaced.
+        var keptValidated = 0
+        for (index, field) in fields.enumerated() {
             guard let first = other.fields.firstIndex(where: { Self.sameName($0.name, field.name) }) else {
+                if index < validatedCount && keptValidated == index { keptValidated += 1 }
                 merged.append(field)
                 continue
             }
@@ -81,6 +95,7 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
         }
         for index in other.fields.indices where !placed[index] { merged.append(other.fields[index]) }
         fields = merged
+        validatedCount = keptValidated
     }
 
     /// Whether there are no fields.
@@ -98,7 +113,7 @@ extension HTTPHeaders {
     ///
     /// - Throws: ``TransportError`` of kind ``TransportError/Kind/invalidHeader`` naming the first bad field.
     public func validate() throws(TransportError) {
-        for field in fields {
+        for field in fields[validatedCount...] {
             var name = field.name
             guard name.withUTF8({ !$0.isEmpty && $0.allSatisfy(Self.isTokenByte) }) else {
                 throw TransportError(.invalidHeader, message: "invalid header name \(field.name.debugDescription)")
@@ -122,6 +137,16 @@ extension HTTPHeaders {
         }
     }
 
+    /// The list, marked as validated when it passes ``validate()`` (else unmarked, so that every request it
+    /// goes with fails as it would have): for a list kept and sent with many requests, such as a session's.
+    package func validatedForReuse() -> HTTPHeaders {
+        var marked = self
+        marked.validatedCount = 0
+        guard (try? marked.validate()) != nil else { return marked }
+        marked.validatedCount = marked.fields.count
+        return marked
+    }
+
     /// Fields that decide how a message is delimited or how the connection is used. The transport sets
     /// them from the body and its own connection handling; a caller's value (for example one forwarded
     /// from another request) could make the server read a different request than the one sent, so
@@ -135,6 +160,7 @@ extension HTTPHeaders {
     public mutating func appendToLastValue(_ continuation: String) {
         guard !fields.isEmpty else { return }
         fields[fields.count - 1].value += " " + continuation
+        validatedCount = Swift.min(validatedCount, fields.count - 1)
     }
 
     /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens); allocates nothing.

@@ -155,6 +155,14 @@ import Testing
         #expect((fourth["headers"] as? [String: Any])?["X-Third"] == nil)
         #expect(fourth["method"] as? String == "GET")
         #expect(fourth["data"] as? String == "")
+        // A kept handle keeps its last URL and header list, and sets each again only when it differs: the same
+        // request twice, then a changed value, then a changed URL.
+        var echoes: [[String: Any]] = []
+        for (path, value) in [("/anything?n=5", "5"), ("/anything?n=5", "5"), ("/anything?n=5", "five"), ("/anything?n=6", "five")] {
+            echoes.append(try json(try await send(server.url(path), headers: ["X-Fifth": value], through: single)))
+        }
+        #expect(echoes.map { ($0["headers"] as? [String: Any])?["X-Fifth"] as? String } == ["5", "5", "five", "five"])
+        #expect(echoes.map { $0["url"] as? String } == ["/anything?n=5", "/anything?n=5", "/anything?n=5", "/anything?n=6"].map(server.url))
         _ = try await send(server.url("/anything"), method: .post, body: Data("in memory".utf8), through: single)
         // A body read through the callback never takes the handle of a body copied from memory: libcurl would
         // send the copied one. (TSan's timing found this: a multipart upload arrived with the POST's body.)

@@ -60,9 +60,10 @@ import Testing
     @Test func requestsBeyondThePerHostLimitWaitTheirTurnInTheOrderTheyCameAndTheirWaitIsMeasured() async throws {
         let (server, narrow, first) = try await holdingTheOnlyConnection()
         defer { server.stop() }
+        // Every wait begins after this instant (the engine starts each one's clock when it receives it).
+        let heldFor = ContinuousClock.now
         // Started in this order from one task: the engine receives them in this order.
         let waiting = (1...5).map { start(server.server.baseURL + "/\($0)", on: narrow) }
-        let heldFor = ContinuousClock.now
         server.release()
         _ = try await endMetrics(first)
         var waits: [Duration] = []

@@ -1,4 +1,5 @@
 import BrickTransport
+import Foundation
 import Testing
 
 @Suite struct HTTPHeadersTests {
@@ -114,5 +115,39 @@ import Testing
     @Test(arguments: ["not a url", "http://", "http:///path", "http://[::1"])
     func aUrlWithoutAHostHasNone(url: String) {
         #expect(TransportRequest(url: url).host == nil)
+    }
+
+    /// A list validated once (a session's headers) is not checked again with every request, but every way of
+    /// changing it brings the changed fields under the check again.
+    @Test func aValidatedListIsCheckedAgainWhereverItChanges() throws {
+        let valid = (["User-Agent": "a", "X-Key": "k"] as HTTPHeaders).validatedForReuse()
+        #expect(throws: Never.self) { try valid.validate() }
+        let injected = "v\r\nX-Evil: 1"
+        var changed = valid
+        changed["X-Key"] = injected
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = valid
+        changed.add(name: "X-New", value: injected)
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = valid
+        changed.appendToLastValue(injected)
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = valid
+        changed.merge(["user-agent": injected])
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = valid
+        changed.merge(["X-Other": injected])
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = valid
+        changed["User-Agent"] = nil
+        changed.add(name: "Connection", value: "close")
+        #expect(throws: TransportError.self) { try changed.validate() }
+        // A list that fails is not marked: it fails with every request.
+        let invalid = (["X-Bad": injected] as HTTPHeaders).validatedForReuse()
+        #expect(throws: TransportError.self) { try invalid.validate() }
+        // Being validated changes neither equality nor what is encoded.
+        #expect(valid == ["User-Agent": "a", "X-Key": "k"])
+        let decoded = try JSONDecoder().decode(HTTPHeaders.self, from: try JSONEncoder().encode(valid))
+        #expect(decoded == valid)
     }
 }
