@@ -55,8 +55,12 @@ extension Session {
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = step.status
             return outcome
-        case .answerAndRevalidate(let entry, let conditional):
-            revalidateInBackground(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+        case .answerAndRevalidate(let entry, let conditional), .answerOffline(let entry, let conditional):
+            if case .answerOffline = lookup {
+                revalidateWhenReachable(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+            } else {
+                revalidateInBackground(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+            }
             let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = .stale
@@ -79,6 +83,30 @@ extension Session {
         var request = base
         request.headers.merge(conditional)
         Task { [self] in
+            let step = CacheStep(revalidating: entry, of: request, cache: cache)
+            _ = await run(plan, base: request, cacheStep: step) { _ throws(BrickError) in }
+        }
+    }
+
+    /// Revalidates `entry`, which answered while the route to its host was down, once the route returns: one
+    /// revalidation per stored response however many calls it answered meanwhile, sent under `plan`'s retry
+    /// rules. It waits for the route up to the rules' ``AutoRetryConfiguration/maxNetworkWait`` (at least a
+    /// minute), then gives up; the next call that needs the network sends its own.
+    private func revalidateWhenReachable(
+        _ entry: CachedResponse, plan: DispatchPlan, base: TransportRequest, conditional: HTTPHeaders, cache: any ResponseCache
+    ) {
+        guard let host = base.route.host else { return }
+        let key = CacheStep.key(for: base.url)
+        guard offlineRevalidations.withLock({ $0.insert(key).inserted }) else { return }
+        var request = base
+        request.headers.merge(conditional)
+        let limit = max(plan.autoRetryConfiguration.maxNetworkWait, .seconds(60))
+        Task { [self] in
+            defer { offlineRevalidations.withLock { _ = $0.remove(key) } }
+            let changes = reachability.changes()  // subscribed before the look: no change is missed
+            if await reachability.status(of: host) == .unreachable {
+                guard await waitUntilReachable(host, changes: changes, limit: limit) == .reachable else { return }
+            }
             let step = CacheStep(revalidating: entry, of: request, cache: cache)
             _ = await run(plan, base: request, cacheStep: step) { _ throws(BrickError) in }
         }

@@ -113,7 +113,7 @@ extension Session {
 
     /// Waits until `host` is no longer unreachable, `limit` passes on the session's clock, or the task is
     /// cancelled, whichever comes first.
-    private func waitUntilReachable(_ host: String, changes: AsyncStream<Void>, limit: Duration) async -> NetworkWait {
+    func waitUntilReachable(_ host: String, changes: AsyncStream<Void>, limit: Duration) async -> NetworkWait {
         let reachability = reachability
         let clock = configuration.clock
         let first = await withTaskGroup(of: NetworkWait.self) { group in

@@ -87,6 +87,9 @@ public final class Session: Sendable {
     /// The configuration's headers, validated once here rather than with every request they go with (a
     /// list that fails is left unmarked, so that each request fails as the transport's check says).
     let sessionHeaders: HTTPHeaders
+    /// The cache keys of stored responses that answered while their host was unreachable and wait for the
+    /// route to be revalidated: one revalidation each.
+    let offlineRevalidations = Locked<Set<String>>([])
 
     /// Creates a session that sends its requests through `transport`.
     ///

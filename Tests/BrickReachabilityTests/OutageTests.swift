@@ -85,6 +85,27 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         print("burst after an outage, \(count) requests: first \(arrivals.first ?? 0) ms, median \(arrivals[arrivals.count / 2]) ms, last \(arrivals.last ?? 0) ms")
     }
 
+    /// While the route is down, a GET whose stored response may be served stale is answered from the cache
+    /// with its age and nothing sent, a POST waits, and when the route returns the stored response is
+    /// revalidated once, however many calls it answered.
+    @Test func whileTheRouteIsDownTheCacheAnswersAndTheEntryIsRevalidatedOnceWhenItReturns() async throws {
+        let report = try await runProbe("offline-cache")
+        #expect(report.facts["online"] == "first miss")
+        #expect(report.facts["offline"] == "first stale")
+        #expect(Int(report.facts["offline age"] ?? "") != nil)
+        #expect(report.values("requests while offline") == [1])
+        #expect(report.values("posts while offline") == [0])
+        #expect(report.facts["post"] == "ok")
+        #expect(report.facts["revalidation fields"]?.lowercased() == #"if-none-match: "v1""#)
+        #expect(report.facts["after"] == "first hit")
+        #expect(report.values("requests in all") == [2])
+        let answers = report.values("offline answer ms")
+        #expect(answers.count == 3)
+        // Measured, not asserted: from the call to the value while offline, and from the route's return to
+        // the revalidation's arrival.
+        print("offline answers from the cache: \(answers.map { String(format: "%.3f", $0) }) ms; revalidation \(report.values("revalidation delay ms")) ms after the route returned")
+    }
+
     @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() async throws {
         let report = try await runProbe("cut")
         #expect(report.facts["get result"] == "ok")

@@ -46,6 +46,20 @@ import TestServers
         #expect(await arrivals("valid-\(expires.hashValue)", ["Expires: \(expires)"]) == 1)
     }
 
+    /// RFC 8246: a fresh immutable response answers a request that asks for a younger one (`max-age=0`, a
+    /// reload); `no-cache` (a forced reload) still goes to the server, and without `immutable` so does
+    /// `max-age=0`.
+    @Test func aFreshImmutableResponseAnswersAReloadButNotAForcedOne() async {
+        for (key, fields) in [("immutable", ["Cache-Control: max-age=3600, immutable"]), ("mutable", ["Cache-Control: max-age=3600"])] {
+            server.script(key, [Self.answer(200, fields)])
+            _ = await get(key)
+            #expect(await get(key, headers: ["Cache-Control": "max-age=0"]).cacheStatus == (key == "immutable" ? .hit : .miss))
+            _ = await get(key, headers: ["Cache-Control": "no-cache"])
+        }
+        #expect(server.count("immutable") == 2)
+        #expect(server.count("mutable") == 3)
+    }
+
     @Test func severalExpiresFieldsAreInvalid() async {
         #expect(await arrivals("two-expires", ["Expires: Thu, 01 Jan 2099 00:00:00 GMT", "Expires: Fri, 02 Jan 2099 00:00:00 GMT"]) == 2)
     }

@@ -18,12 +18,17 @@ final class OutageCall: Component, RequestType, StringResponseType {
     let session: Session
     let URLString: String
     let autoRetryConfiguration: AutoRetryConfiguration
+    let cacheMode: CacheMode
 
-    init(_ url: String, method: HTTPMethod = .get, session: Session, rules: AutoRetryConfiguration = OutageCall.rules) {
+    init(
+        _ url: String, method: HTTPMethod = .get, session: Session, rules: AutoRetryConfiguration = OutageCall.rules,
+        cacheMode: CacheMode = .default
+    ) {
         self.method = method
         self.session = session
         self.URLString = url
         self.autoRetryConfiguration = rules
+        self.cacheMode = cacheMode
         super.init()
     }
 }
@@ -77,8 +82,10 @@ func caseName(of reason: RetryFailure.Reason) -> String {
 }
 
 /// A session whose retry events are counted: `waiting` counts requests that started waiting for the network.
-func makeSession(waiting: Countdown) -> Session {
+func makeSession(waiting: Countdown, cache: (any ResponseCache)? = nil, observers: [any CallObserver] = []) -> Session {
     var configuration = Session.Configuration()
+    configuration.responseCache = cache
+    configuration.observers = observers
     configuration.retryObserver = { event in
         if case .waitingForNetwork = event { waiting.increment() }
     }

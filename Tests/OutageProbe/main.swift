@@ -35,13 +35,14 @@ do {
     case "cut": report = try await cutScenario()
     case "fail-fast": report = try await failFastScenario()
     case "environment-proxy": report = try await environmentProxyScenario()
+    case "offline-cache": report = try await offlineCacheScenario()
     case "burst": report = try await burstScenario(count: Int(arguments.dropFirst().first ?? "") ?? 1000)
     case "queue": report = try await queueScenario(count: Int(arguments.dropFirst().first ?? "") ?? 6)
     case "chaos":
         let values = arguments.dropFirst().compactMap { Int($0) }
         report = try await chaosScenario(seconds: values.first ?? 180, workers: values.dropFirst().first ?? 64)
     default:
-        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|environment-proxy|burst [N]|queue [N]|chaos [SECONDS [WORKERS]]\n".utf8))
+        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|environment-proxy|offline-cache|burst [N]|queue [N]|chaos [SECONDS [WORKERS]]\n".utf8))
         exit(2)
     }
     let encoder = JSONEncoder()

@@ -14,6 +14,9 @@ struct CacheControl: Equatable, Sendable {
     /// `stale-if-error=N` (RFC 5861): seconds past its lifetime a response may answer when the server fails
     /// (500, 502, 503, 504) or cannot be reached.
     var staleIfError: Int?
+    /// `immutable` (RFC 8246): the response will not change while it is fresh, so a request that asks for a
+    /// younger one (`max-age`, as a reload does) is still answered by it; only `no-cache` sends it again.
+    var immutable = false
 
     init(maxAge: Int?, noStore: Bool = false, noCache: Bool = false, mustRevalidate: Bool = false) {
         self.maxAge = maxAge
@@ -37,6 +40,7 @@ struct CacheControl: Equatable, Sendable {
                 case "must-revalidate", "proxy-revalidate": mustRevalidate = true
                 case "public": isPublic = true
                 case "must-understand": mustUnderstand = true
+                case "immutable": immutable = true
                 case "stale-while-revalidate": staleWhileRevalidate = Self.deltaSeconds(value.map { String($0) } ?? "")
                 case "stale-if-error": staleIfError = Self.deltaSeconds(value.map { String($0) } ?? "")
                 default: continue

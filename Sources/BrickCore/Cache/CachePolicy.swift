@@ -156,9 +156,11 @@ enum CachePolicy {
     /// Whether `entry` may answer `request` at `now` without asking the server.
     static func isFresh(_ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
         let asked = CacheControl(request.headers)
-        guard !asked.noCache, !CacheControl(entry.head.headers).noCache else { return false }
+        let stored = CacheControl(entry.head.headers)
+        guard !asked.noCache, !stored.noCache else { return false }
         let age = currentAge(entry, now: now)
-        if let limit = asked.maxAge, age > TimeInterval(limit) { return false }
+        // An immutable response is not asked again while it is fresh, whatever age the request accepts.
+        if let limit = asked.maxAge, age > TimeInterval(limit), !stored.immutable { return false }
         return freshnessLifetime(entry) > age
     }
 

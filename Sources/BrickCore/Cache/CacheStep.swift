@@ -9,6 +9,9 @@ final class CacheStep {
         case answer(CachedResponse)
         /// A stale stored response answers now, and is revalidated in the background with these fields.
         case answerAndRevalidate(CachedResponse, HTTPHeaders)
+        /// A stale stored response answers now because the route to its host is down; it is revalidated with
+        /// these fields once the route returns.
+        case answerOffline(CachedResponse, HTTPHeaders)
         /// ``CacheMode/cacheOnly`` and nothing stored.
         case notCached
         /// Send the request, with these conditional fields (empty when there is nothing to revalidate).
@@ -69,7 +72,7 @@ final class CacheStep {
         }
         if mode.contains(.staleWhenOffline) || CachePolicy.allowsStaleIfError(entry, for: request, now: now), await routeIsDown() {
             status = .stale
-            return .answer(entry)
+            return .answerOffline(entry, conditional)
         }
         return .send(conditional)
     }
