@@ -55,6 +55,10 @@ extension Session {
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = step.status
             return outcome
+        case .answerPart(let response):
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
+            outcome.cacheStatus = step.status
+            return outcome
         case .answerAndRevalidate(let entry, let conditional), .answerOffline(let entry, let conditional):
             if case .answerOffline = lookup {
                 revalidateWhenReachable(entry, plan: plan, base: base, conditional: conditional, cache: cache)

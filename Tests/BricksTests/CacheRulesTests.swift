@@ -60,6 +60,75 @@ import TestServers
         #expect(server.count("mutable") == 3)
     }
 
+    static func part(_ range: String, of length: Int, _ body: String, tag: String) -> String {
+        answer(206, ["Cache-Control: max-age=3600", "ETag: \"\(tag)\"", "Content-Range: bytes \(range)/\(length)"], body: body)
+    }
+
+    /// RFC 9111 §3.3 with RFC 9110 §14: a fresh stored response answers a request for one byte range with a
+    /// `206` cut from it (a range from the start, to the end, or the last bytes); several ranges, or one past
+    /// the end, go to the server.
+    @Test func aStoredResponseAnswersARangeWithThoseBytes() async throws {
+        server.script("whole", [Self.answer(200, ["Cache-Control: max-age=3600", "ETag: \"w\""], body: "0123456789")])
+        _ = await get("whole")
+        for (range, body, contentRange) in [("bytes=2-4", "234", "bytes 2-4/10"), ("bytes=-3", "789", "bytes 7-9/10"),
+                                            ("bytes=7-", "789", "bytes 7-9/10"), ("bytes=8-20", "89", "bytes 8-9/10")] {
+            let answer = await get("whole", headers: ["Range": range])
+            let response = try #require(answer.value)
+            #expect(answer.cacheStatus == .hit)
+            #expect(response.head.status == 206 && String(decoding: response.body, as: UTF8.self) == body)
+            #expect(response.head.headers["Content-Range"] == contentRange)
+            #expect(response.head.headers["Content-Length"] == String(body.utf8.count))
+        }
+        #expect(server.count("whole") == 1)
+        _ = await get("whole", headers: ["Range": "bytes=0-1,4-5"])
+        _ = await get("whole", headers: ["Range": "bytes=10-"])
+        #expect(server.count("whole") == 3)
+    }
+
+    /// RFC 9111 §3.3: a `206` is stored and answers the ranges it holds, never a request for the whole.
+    @Test func aStoredPartAnswersTheRangesItHoldsAndNothingElse() async throws {
+        server.script("part", [Self.part("0-4", of: 10, "01234", tag: "p")])
+        _ = await get("part", headers: ["Range": "bytes=0-4"])
+        let inside = await get("part", headers: ["Range": "bytes=1-3"])
+        #expect(inside.cacheStatus == .hit)
+        #expect(inside.value.map { String(decoding: $0.body, as: UTF8.self) } == "123")
+        #expect(server.count("part") == 1)
+        _ = await get("part", headers: ["Range": "bytes=3-6"])
+        _ = await get("part")
+        #expect(server.count("part") == 3)
+    }
+
+    /// RFC 9111 §3.4: two parts of one representation (the same strong `ETag`) are joined; together they are
+    /// the whole response, which then answers a request for the whole. Parts with different tags are not.
+    @Test func partsWithTheSameStrongValidatorAreJoinedIntoTheWhole() async throws {
+        server.script("join", [Self.part("0-5", of: 10, "012345", tag: "j"), Self.part("4-9", of: 10, "456789", tag: "j")])
+        _ = await get("join", headers: ["Range": "bytes=0-5"])
+        _ = await get("join", headers: ["Range": "bytes=4-9"])
+        let whole = await get("join")
+        #expect(whole.cacheStatus == .hit)
+        #expect(whole.value?.head.status == 200)
+        #expect(whole.value.map { String(decoding: $0.body, as: UTF8.self) } == "0123456789")
+        #expect(server.count("join") == 2)
+
+        server.script("apart", [Self.part("0-4", of: 10, "01234", tag: "a"), Self.part("5-9", of: 10, "56789", tag: "b"),
+                                Self.answer(200, ["Cache-Control: max-age=3600"], body: "0123456789")])
+        _ = await get("apart", headers: ["Range": "bytes=0-4"])
+        _ = await get("apart", headers: ["Range": "bytes=5-9"])
+        #expect(await get("apart").cacheStatus == .miss)
+        #expect(server.count("apart") == 3)
+    }
+
+    /// A `206` whose body does not fill its `Content-Range`, or whose range is not a byte range of a known
+    /// length, is not stored.
+    @Test(arguments: ["bytes 0-4/*", "bytes 0-5/10", "bytes 4-0/10", "bytes 0-4/99999999999999999999", "items 0-4/10"])
+    func aPartThatDoesNotAddUpIsNotStored(contentRange: String) async {
+        let key = "bad-part-\(contentRange.hashValue)"
+        server.script(key, [Self.answer(206, ["Cache-Control: max-age=3600", "ETag: \"x\"", "Content-Range: \(contentRange)"], body: "01234")])
+        _ = await get(key, headers: ["Range": "bytes=0-4"])
+        _ = await get(key, headers: ["Range": "bytes=0-4"])
+        #expect(server.count(key) == 2)
+    }
+
     @Test func severalExpiresFieldsAreInvalid() async {
         #expect(await arrivals("two-expires", ["Expires: Thu, 01 Jan 2099 00:00:00 GMT", "Expires: Fri, 02 Jan 2099 00:00:00 GMT"]) == 2)
     }

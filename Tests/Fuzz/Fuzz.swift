@@ -171,6 +171,25 @@ enum FuzzTarget: String, CaseIterable {
         let age = CachePolicy.currentAge(entry, now: now.addingTimeInterval(60))
         precondition(lifetime.isFinite && lifetime >= 0 && age.isFinite && age >= 0, "freshness arithmetic left the finite numbers")
         _ = CachePolicy.isFresh(entry, for: request, now: now)
+        // Ranges: what a request asks for lies within the representation, a part's extent within its length,
+        // and a part cut from a stored body has the bytes its `Content-Range` says.
+        let body = Data(repeating: 0x61, count: 10)
+        let part = CachedResponse(status: 206, headers: headers, body: body, requestTime: now, responseTime: now, varyingFields: [:])
+        for length in [1, 10, 1 << 20] {
+            if let range = PartialContent.requested(by: request, length: length) {
+                precondition(range.lowerBound >= 0 && range.upperBound < length, "a requested range past the representation")
+            }
+        }
+        if let extent = PartialContent.extent(of: part) {
+            precondition(extent.range.count == body.count && extent.range.upperBound < extent.length, "a part that does not add up")
+            if let range = PartialContent.requested(by: request, length: extent.length),
+               let answer = PartialContent.answer(range, from: part, now: now) {
+                precondition(answer.body.count == range.count, "a cut part of the wrong size")
+            }
+            if let joined = PartialContent.combined(part, with: part) {
+                precondition(joined.body.count == body.count, "a part joined to itself changed size")
+            }
+        }
     }
 
     /// URL validation agrees with libcurl's parser: a URL the transport accepts, libcurl parses; its host is

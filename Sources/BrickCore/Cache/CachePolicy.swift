@@ -23,7 +23,7 @@ enum CachePolicy {
     /// cache serves every caller of the session, so an answer meant for one identity (a token, a cookie) must
     /// not be kept where the next caller, with another token or none, would be served it.
     static func isStorable(_ head: ResponseHead, for request: TransportRequest) -> Bool {
-        guard request.method == .get, head.status >= 200, head.status <= 999, head.status != 206, head.status != 304 else { return false }
+        guard request.method == .get, head.status >= 200, head.status <= 999, head.status != 304 else { return false }
         let response = CacheControl(head.headers)
         if response.mustUnderstand {
             guard understood.contains(head.status) else { return false }

@@ -7,6 +7,8 @@ final class CacheStep {
     enum Lookup {
         /// A stored response answers; nothing is sent.
         case answer(CachedResponse)
+        /// A part of a stored response answers a `Range` request (a `206` made from it); nothing is sent.
+        case answerPart(TransportResponse)
         /// A stale stored response answers now, and is revalidated in the background with these fields.
         case answerAndRevalidate(CachedResponse, HTTPHeaders)
         /// A stale stored response answers now because the route to its host is down; it is revalidated with
@@ -54,6 +56,7 @@ final class CacheStep {
     func lookup(_ request: TransportRequest, routeIsDown: () async -> Bool) async -> Lookup {
         guard mode.contains(.returnCachedResponse) else { return .send([:]) }
         entry = await cache.cachedResponse(for: key).flatMap { CachePolicy.matches($0, request) ? $0 : nil }
+        if request.headers["Range"] != nil || entry?.status == 206 { return lookupPart(request) }
         guard mode.contains(.invokeRequest) else {
             guard let entry else { return .notCached }
             status = CachePolicy.isFresh(entry, for: request, now: Date()) ? .hit : .stale
@@ -75,6 +78,22 @@ final class CacheStep {
             return .answerOffline(entry, conditional)
         }
         return .send(conditional)
+    }
+
+    /// The lookup of a `Range` request, or of any request while a part is stored: a fresh stored response
+    /// that holds the whole range answers with a `206` cut from it. Anything else is sent as it is, without
+    /// conditional fields (a `304` would say nothing of a range), and a stored part never answers a request
+    /// for the whole.
+    private func lookupPart(_ request: TransportRequest) -> Lookup {
+        let now = Date()
+        if let entry, CachePolicy.isFresh(entry, for: request, now: now), let extent = PartialContent.extent(of: entry),
+           let range = PartialContent.requested(by: request, length: extent.length),
+           let answer = PartialContent.answer(range, from: entry, now: now) {
+            status = .hit
+            return .answerPart(answer)
+        }
+        entry = nil  // nothing to revalidate, and no stale answer from it
+        return mode.contains(.invokeRequest) ? .send([:]) : .notCached
     }
 
     /// Notes that an attempt is about to be sent (the request time of what it brings back).
@@ -99,9 +118,27 @@ final class CacheStep {
         guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
         let left = CachePolicy.fieldsNotStored(response.head, decoded: CachePolicy.bodyWasDecoded(response.head, for: request))
         let headers = HTTPHeaders(response.head.headers.filter { !left.contains($0.name.lowercased()) })
-        await cache.store(CachedResponse(
+        let received = CachedResponse(
             status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
-            varyingFields: CachePolicy.varyingFields(of: request, for: response.head)), for: key)
+            varyingFields: CachePolicy.varyingFields(of: request, for: response.head))
+        if response.head.status == 206 {
+            await storePart(received)
+        } else {
+            await cache.store(received, for: key)
+        }
         return outcome
+    }
+
+    /// Stores a `206` (RFC 9111 §3.3, §3.4): joined to the part stored before when both are of the same
+    /// representation, else alone; never in place of a stored complete response of the same representation,
+    /// and never when its body does not fill its `Content-Range`.
+    private nonisolated(nonsending) func storePart(_ part: CachedResponse) async {
+        guard PartialContent.extent(of: part) != nil else { return }
+        let stored = await cache.cachedResponse(for: key)
+        if let stored, stored.status != 206, PartialContent.extent(of: stored) != nil, let tag = stored.headers["ETag"],
+           !tag.hasPrefix("W/"), part.headers["ETag"] == tag {
+            return  // the whole is stored already
+        }
+        await cache.store(stored.flatMap { PartialContent.combined($0, with: part) } ?? part, for: key)
     }
 }
