@@ -2,12 +2,17 @@ import BrickRequest
 import FoundationEssentials
 
 /// What a command line sends as the body: nothing, a JSON document (`--json`, or the fields `name=Ada`
-/// and `age:=36` as one object, in their order), or the fields as a form (`--form`).
+/// and `age:=36` as one object, in their order), the fields as a form (`--form`), text fields and files as a
+/// `multipart/form-data` body (when a file is uploaded, `photo@me.jpg`), or what standard input held.
 enum CommandBody: Equatable, Sendable {
     case none
     /// The document's text, sent exactly as written (numbers keep every digit).
     case json(String)
     case form([FormField])
+    /// Text fields and files (``RequestItem/file(name:path:)``), in their order.
+    case multipart([RequestItem])
+    /// Standard input's bytes, sent as they are.
+    case raw(Data)
 
     struct FormField: Equatable, Sendable {
         let name: String
@@ -22,6 +27,11 @@ enum CommandBody: Equatable, Sendable {
             self = .json(text)
         } else if fields.isEmpty {
             self = .none
+        } else if fields.contains(where: { if case .file = $0 { true } else { false } }) {
+            for item in fields {
+                if case .jsonField(let name, _) = item { throw UsageError("\(name):= is JSON, which a multipart body (a file upload) cannot carry") }
+            }
+            self = .multipart(fields)
         } else if form {
             self = .form(try fields.map { item throws(UsageError) -> FormField in
                 guard case .field(let name, let text) = item else { throw UsageError("--form sends text fields only (name=value)") }
@@ -45,9 +55,7 @@ enum CommandBody: Equatable, Sendable {
     /// `@path` is the contents of the file at path; anything else is itself.
     private static func contents(of argument: String) throws(UsageError) -> String {
         guard argument.hasPrefix("@") else { return argument }
-        let path = String(argument.dropFirst())
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read \(path)") }
-        return String(decoding: data, as: UTF8.self)
+        return try RequestItem.contents(of: String(argument.dropFirst()))
     }
 
     /// Throws unless `text` is one JSON document.

@@ -42,6 +42,20 @@ final class CommandRequest: Component, RequestType, APISessionRequestType, DataR
             var form = ParameterBuilder()
             for field in fields { form.add(TextParameter(value: field.value, name: field.name)) }
             ParameterEncoding.formURLEncoded(form, into: &request)
+        case .multipart(let items):
+            var parts = ParameterBuilder()
+            for item in items {
+                switch item {
+                case .field(let name, let text): parts.add(TextParameter(value: text, name: name))
+                case .file(let name, let path): parts.add(FileParameter(fileURL: URL(fileURLWithPath: path), name: name))
+                default: continue
+                }
+            }
+            try ParameterEncoding.multipart(parts, into: &request)
+        case .raw(let bytes):
+            request.body = .data(bytes)
+            // JSON is said to be JSON (as HTTPie does); anything else goes without a type unless a header names one.
+            if (try? JSON.parse(bytes)) != nil { ParameterEncoding.setContentType("application/json", on: &request) }
         }
     }
 }

@@ -23,6 +23,8 @@ struct Invocation: Sendable {
     var verbose = false
     /// Pretty-printed JSON: `nil` when standard output is a terminal decides.
     var pretty: Bool?
+    /// Whether standard input is never read as the body (`--ignore-stdin`).
+    var ignoresStandardInput = false
 
     /// The retry rules `--retry` names.
     enum RetryChoice: String, Sendable {
@@ -37,12 +39,15 @@ struct Invocation: Sendable {
         }
     }
 
-    /// Reads the arguments after the command's name.
-    init(parsing arguments: [String]) throws(UsageError) {
+    /// Reads the arguments after the command's name. `standardInput` reads what a pipe or a file on standard
+    /// input holds (`nil` when it is a terminal or nothing): it is the body when the command line sends none.
+    init(parsing arguments: [String], standardInput: () throws(UsageError) -> Data? = { nil }) throws(UsageError) {
         var positionals: [String] = []
         var fields: [RequestItem] = []
         var form = false
         var json: String?
+        var credentials: String?
+        var authType = "basic"
         var remaining = arguments[...]
         var optionsEnded = false
         while let argument = remaining.popFirst() {
@@ -67,6 +72,9 @@ struct Invocation: Sendable {
             case "--pretty": pretty = true
             case "--raw": pretty = false
             case "--json", "-j": json = try value()
+            case "--auth", "-a": credentials = try value()
+            case "--auth-type", "-A": authType = try value().lowercased()
+            case "--ignore-stdin": ignoresStandardInput = true
             case "--download", "-d": download = try value()
             case "--cacert": caBundle = try value()
             case "--unix-socket": unixSocket = try value()
@@ -107,7 +115,24 @@ struct Invocation: Sendable {
             }
         }
         body = try CommandBody(json: json, fields: fields, form: form)
+        if body == .none, !ignoresStandardInput, let piped = try standardInput(), !piped.isEmpty { body = .raw(piped) }
         if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
+        if let credentials { try authorize(credentials, type: authType) }
+    }
+
+    /// `-a user:password` (Basic) or `-A bearer -a token`: the `Authorization` field, unless the command line
+    /// names one itself.
+    private mutating func authorize(_ credentials: String, type: String) throws(UsageError) {
+        guard headers["Authorization"] == nil else { return }
+        switch type {
+        case "basic":
+            guard credentials.contains(":") else { throw UsageError("-a takes user:password for basic authentication") }
+            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        case "bearer":
+            guard !credentials.isEmpty else { throw UsageError("-a takes the token for bearer authentication") }
+            headers["Authorization"] = "Bearer " + credentials
+        default: throw UsageError("--auth-type takes basic or bearer, not \(type)")
+        }
     }
 
     /// `--name=value` as the option and its value; anything else as the option alone.

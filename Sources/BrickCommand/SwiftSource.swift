@@ -9,7 +9,7 @@ struct SwiftSource {
     /// The class, then how to send it (as a comment).
     var text: String {
         let name = className
-        var lines = (invocation.download == nil ? [] : ["import Foundation"])  // URL, for download(to:)
+        var lines = (needsFoundation ? ["import Foundation"] : [])  // URL, for download(to:) and file parts
             + ["import BrickRequest", "", "/// \(invocation.method) \(invocation.url)"]
         lines.append("final class \(name): " + (["Component"] + bricks).joined(separator: ", ") + " {")
         lines += members.map { "    " + $0 }
@@ -21,6 +21,14 @@ struct SwiftSource {
         }
         lines += ["}", "", "// " + call(name)]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private var needsFoundation: Bool {
+        if invocation.download != nil { return true }
+        switch invocation.body {
+        case .multipart, .raw: return true
+        default: return false
+        }
     }
 
     /// `Post` and the last two path segments, in UpperCamelCase: `PostAnythingUsers`.
@@ -47,6 +55,8 @@ struct SwiftSource {
         case .none: if !invocation.query.isEmpty { bricks.append("QueryParametersType") }
         case .json: bricks.append("JSONBodyType")
         case .form: bricks.append("FormURLEncodedBodyType")
+        case .multipart: bricks.append("MultipartBodyType")
+        case .raw: bricks.append("RawBodyType")
         }
         switch invocation.retry {
         case .none: break
@@ -83,6 +93,10 @@ struct SwiftSource {
         }
         if case .json(let text) = invocation.body, let json = try? JSON.parse(Data(text.utf8)) {
             members.append("var jsonBody: JSON { \(Self.expression(json)) }")
+        }
+        if case .raw(let bytes) = invocation.body {
+            members.append("var rawBody: RequestBody { .data(Data(\(Self.literal(String(decoding: bytes, as: UTF8.self))).utf8)) }")
+            if (try? JSON.parse(bytes)) != nil { members.append("var rawBodyContentType: String { \"application/json\" }") }
         }
         let settings = optionSettings
         switch settings.map(\.field) {
@@ -131,6 +145,15 @@ struct SwiftSource {
 
     /// The parameters the builder holds: the form's fields, or the query's.
     private var parameterBuilder: [String]? {
+        if case .multipart(let items) = invocation.body {
+            return items.compactMap { item in
+                switch item {
+                case .field(let name, let text): "TextParameter(\(Self.literal(text)), name: \(Self.literal(name)))"
+                case .file(let name, let path): "FileParameter(fileURL: URL(fileURLWithPath: \(Self.literal(path))), name: \(Self.literal(name)))"
+                default: nil
+                }
+            }
+        }
         let pairs: [(String, String)] = switch invocation.body {
         case .form(let fields): fields.map { ($0.name, $0.value) }
         default: invocation.query.map { ($0.name, $0.value) }

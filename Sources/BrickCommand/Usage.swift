@@ -12,7 +12,15 @@ enum Usage {
 
         ITEM       name==value   a query parameter          X-Token:abc   a header
                    name=text     a body field (text)        age:=36       a body field (JSON)
-                   Body fields go in a JSON object, in their order (or a form with --form).
+                   bio=@FILE     a text field from a file   tags:=@FILE   a JSON field from a file
+                   X-Token:@FILE a header from a file       photo@FILE    a file, uploaded
+                   Body fields go in a JSON object, in their order (or a form with --form);
+                   with a file uploaded, every field goes in a multipart/form-data body.
+                   With none, a pipe or a file on standard input is the body.
+
+        --auth USER:PASSWORD, -a   Basic authentication; with -A bearer, -a TOKEN sends a bearer token
+        --auth-type basic|bearer, -A
+        --ignore-stdin         never read standard input as the body
 
         --json TEXT|@FILE      a JSON body, sent exactly as written (checked first)
         --form, -f             body fields as application/x-www-form-urlencoded

@@ -5,7 +5,7 @@ import Glibc
 signal(SIGPIPE, SIG_IGN)  // a reader that goes away (`brick … | head`) ends the output, not the process
 let invocation: Invocation
 do {
-    invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
+    invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read)
 } catch {
     Output.error("brick: \(error)\n(brick --help tells how)\n")
     exit(2)

@@ -41,6 +41,63 @@ import TestServers
         #expect(echo["headers"]?["Content-Type"]?.stringValue == "application/x-www-form-urlencoded")
     }
 
+    @Test func basicAndBearerCredentialsAuthenticate() async throws {
+        let server = try httpbin()
+        let basic = try await Brick.run(server.url("/basic-auth/ada/secret"), "-a", "ada:secret")
+        #expect(basic.status == 0, "\(basic.error)")
+        #expect(try Brick.json(basic)["user"]?.stringValue == "ada")
+        let wrong = try await Brick.run(server.url("/basic-auth/ada/secret"), "-a", "ada:guess")
+        #expect(wrong.status == 4)
+        let bearer = try await Brick.run(server.url("/bearer"), "-A", "bearer", "-a", "t0ken")
+        #expect(bearer.status == 0, "\(bearer.error)")
+        #expect(try Brick.json(bearer)["token"]?.stringValue == "t0ken")
+        let unnamed = try await Brick.run(server.url("/bearer"), "-a", "no-colon")
+        #expect(unnamed.status == 2)
+    }
+
+    /// A pipe on standard input is the body (a POST when no method is named, JSON said to be JSON); with
+    /// `--ignore-stdin`, or with body fields on the command line, it is not read.
+    @Test func aBodyComesFromStandardInputWhenTheCommandLineSendsNone() async throws {
+        let url = try httpbin().url("/anything")
+        let piped = try await PipedChild.run([try Brick.path(), url], input: Array(#"{"n": 12345678901234567890}"#.utf8))
+        #expect(piped.status == 0, "\(piped.error)")
+        let echo = try Brick.json(piped)
+        #expect(echo["method"]?.stringValue == "POST")
+        #expect(echo["data"]?.stringValue == #"{"n": 12345678901234567890}"#)
+        #expect(echo["headers"]?["Content-Type"]?.stringValue == "application/json")
+        let text = try Brick.json(try await PipedChild.run([try Brick.path(), "PUT", url], input: Array("plain words".utf8)))
+        #expect(text["method"]?.stringValue == "PUT" && text["data"]?.stringValue == "plain words")
+        #expect(text["headers"]?["Content-Type"] == nil)
+        let ignored = try Brick.json(try await PipedChild.run([try Brick.path(), url, "--ignore-stdin"], input: Array("x".utf8)))
+        #expect(ignored["method"]?.stringValue == "GET")
+        let fields = try Brick.json(try await PipedChild.run([try Brick.path(), url, "a=1"], input: Array("x".utf8)))
+        #expect(fields["json"]?["a"]?.stringValue == "1")
+    }
+
+    /// `field=@file` and `field:=@file` read a field's text or JSON from a file, `Name:@file` a header's value,
+    /// and `field@file` uploads the file as a part of a `multipart/form-data` body.
+    @Test func fieldsHeadersAndUploadsComeFromFiles() async throws {
+        let directory = try Paths.scratchDirectory("brick-files")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let text = directory + "/bio.txt", json = directory + "/tags.json", token = directory + "/token"
+        try "pioneer of computing".write(toFile: text, atomically: true, encoding: .utf8)
+        try "[1, 2]".write(toFile: json, atomically: true, encoding: .utf8)
+        try "abc\n".write(toFile: token, atomically: true, encoding: .utf8)
+        let url = try httpbin().url("/anything")
+        let fields = try Brick.json(try await Brick.run(url, "bio=@" + text, "tags:=@" + json, "X-Token:@" + token))
+        #expect(fields["json"]?["bio"]?.stringValue == "pioneer of computing")
+        #expect(fields["json"]?["tags"]?[1]?.int64Value == 2)
+        #expect(fields["headers"]?["X-Token"]?.stringValue == "abc")
+        let upload = try await Brick.run(url, "name=Ada", "bio@" + text)
+        #expect(upload.status == 0, "\(upload.error)")
+        let echo = try Brick.json(upload)
+        #expect(echo["form"]?["name"]?.stringValue == "Ada")
+        #expect(echo["files"]?["bio"]?.stringValue == "pioneer of computing")
+        #expect(echo["headers"]?["Content-Type"]?.stringValue?.hasPrefix("multipart/form-data; boundary=") == true)
+        let missing = try await Brick.run(url, "bio@" + directory + "/none")
+        #expect(missing.status != 0)
+    }
+
     @Test func theExitStatusSaysWhatCameBackAndTheBodyIsStillPrinted() async throws {
         let notFound = try await Brick.run(try httpbin().url("/status/404"))
         #expect(notFound.status == 4)

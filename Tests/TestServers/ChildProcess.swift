@@ -22,9 +22,11 @@ public final class ChildProcess: Sendable {
     }
 
     /// Starts `arguments[0]` (a path) with `arguments`, the current environment plus `environment`, its
-    /// standard output and error to `output`, and `inheritedSocket` (if any) as file descriptor 3.
+    /// standard output and error to `output`, `inheritedSocket` (if any) as file descriptor 3, and
+    /// `input` (the read end of a pipe of the parent) as standard input, else `/dev/null`: never the test
+    /// run's own, which may be a pipe that never ends.
     public init(_ arguments: [String], environment: [String: String] = [:], output: Output,
-                inheritedSocket: Int32? = nil) throws(TestServerError) {
+                inheritedSocket: Int32? = nil, input: Int32? = nil) throws(TestServerError) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -46,6 +48,11 @@ public final class ChildProcess: Sendable {
         case .descriptors(let standardOutput, let standardError):
             posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
             posix_spawn_file_actions_adddup2(&actions, standardError, 2)
+        }
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         if let inheritedSocket { posix_spawn_file_actions_adddup2(&actions, inheritedSocket, 3) }
         // Nothing else is inherited: a child that kept a copy of a test's socket (a fault server's connection,

@@ -21,8 +21,9 @@ public final class PipedChild: Sendable {
     private let collected = Locked<(output: [UInt8], error: [UInt8], done: Bool, waiter: CheckedContinuation<Void, Never>?)>(
         ([], [], false, nil))
 
-    /// Starts `arguments[0]` (a path) with `arguments` and the current environment plus `environment`.
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws(TestServerError) {
+    /// Starts `arguments[0]` (a path) with `arguments` and the current environment plus `environment`; its
+    /// standard input is a pipe that holds `input` and then ends, or `/dev/null` when `input` is `nil`.
+    public init(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) throws(TestServerError) {
         // The children of ChildProcess inherit no descriptor but 0 to 2, so these need no O_CLOEXEC.
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
@@ -32,8 +33,21 @@ public final class PipedChild: Sendable {
             close(output[1])
             throw TestServerError("pipe failed")
         }
+        var feed: [Int32] = [-1, -1]
+        if let input {
+            // Small inputs only (a test's body): they fit the pipe's buffer, so writing them cannot block.
+            guard input.count <= 16_384, pipe(&feed) == 0 else {
+                [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
+                throw TestServerError("no pipe for an input of \(input.count) bytes")
+            }
+            _ = input.withUnsafeBytes { write(feed[1], $0.baseAddress, $0.count) }
+            close(feed[1])
+        }
+        defer { if feed[0] >= 0 { close(feed[0]) } }
         do {
-            process = try ChildProcess(arguments, environment: environment, output: .descriptors(output: output[1], error: errors[1]))
+            process = try ChildProcess(
+                arguments, environment: environment, output: .descriptors(output: output[1], error: errors[1]),
+                input: feed[0] >= 0 ? feed[0] : nil)
         } catch {
             [output[0], output[1], errors[0], errors[1]].forEach { close($0) }
             throw error
@@ -56,8 +70,8 @@ public final class PipedChild: Sendable {
     }
 
     /// Runs a command to its end.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws(TestServerError) -> Outcome {
-        try await PipedChild(arguments, environment: environment).outcome()
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) async throws(TestServerError) -> Outcome {
+        try await PipedChild(arguments, environment: environment, input: input).outcome()
     }
 
     /// Waits for the command to end and for both pipes to reach end of file.
