@@ -70,7 +70,32 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The call it belongs to, when the pipeline knew it: the transport's failure, the response that was not
+    /// accepted or could not be serialized, the last attempt of a call that gave up.
+    public var call: CallLine? {
+        switch self {
+        case .transport(let error): error.call
+        case .serialization(_, let response), .validation(_, let response): response.call
+        case .gaveUp(let failure): failure.attempts.last.map { CallLine($0.request) }
+        case .requestEncoding, .interceptor, .file, .notCached, .shutDown: nil
+        }
+    }
+
+    /// This error with `call` recorded where it has room for it (a transport error), unless one is there.
+    func naming(_ call: @autoclosure () -> CallLine) -> BrickError {
+        guard case .transport(var error) = self, error.call == nil else { return self }
+        error.call = call()
+        return .transport(error)
+    }
+
+    /// What went wrong, after the call it belongs to when that is known (``call``): `GET "https://…": …`.
     public var description: String {
+        guard let call else { return explanation }
+        return "\(call): \(explanation)"
+    }
+
+    /// ``description`` without the call.
+    var explanation: String {
         switch self {
         case .transport(let error): "transport error: \(error)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was not sent)")
         case .serialization(let error, let response):

@@ -39,7 +39,8 @@ public struct RetryFailure: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let last = lastError.map { ": last error: \($0)" } ?? ""
+        // The last error without its call: a gave-up error names the call once, before all of it.
+        let last = lastError.map { ": last error: \($0.explanation)" } ?? ""
         return "gave up after \(attempts.count) attempt\(attempts.count == 1 ? "" : "s") (\(reason))\(last)"
     }
 }

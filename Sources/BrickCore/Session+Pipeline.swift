@@ -51,11 +51,13 @@ extension Session {
         }
         switch lookup {
         case .answer(let entry):
-            let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
+            var response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
+            response.call = CallLine(base)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = step.status
             return outcome
-        case .answerPart(let response):
+        case .answerPart(var response):
+            response.call = CallLine(base)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = step.status
             return outcome
@@ -65,7 +67,8 @@ extension Session {
             } else {
                 revalidateInBackground(entry, plan: plan, base: base, conditional: conditional, cache: cache)
             }
-            let response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
+            var response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
+            response.call = CallLine(base)
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = .stale
             return outcome
@@ -243,7 +246,13 @@ extension Session {
     }
 
     private nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
-        do { return .success(try await transfer(request, ownerID: owner)) } catch { return .failure(error) }
+        do {
+            var response = try await transfer(request, ownerID: owner)
+            response.call = CallLine(request)
+            return .success(response)
+        } catch {
+            return .failure(error.naming(CallLine(request)))
+        }
     }
 
     private static func validateAndSerialize(_ outcome: ResponseOutcome, _ plan: DispatchPlan, _ serialize: Serialize) -> Result<Void, BrickError> {

@@ -56,6 +56,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public let osErrno: Int32?
     /// A readable explanation (libcurl's error buffer when it had one).
     public let message: String
+    /// The call that failed, when a session's pipeline knows it (it names the call in ``BrickError``'s
+    /// description). Not part of equality: the same failure of another call is the same error.
+    public var call: CallLine?
 
     /// Creates an error.
     public init(_ kind: Kind, curlCode: Int? = nil, osErrno: Int32? = nil, message: String) {
@@ -67,6 +70,10 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The error for a request cancelled before or during its transfer.
     public static let cancelled = TransportError(.cancelled, message: "the request was cancelled")
+
+    public static func == (lhs: TransportError, rhs: TransportError) -> Bool {
+        lhs.kind == rhs.kind && lhs.curlCode == rhs.curlCode && lhs.osErrno == rhs.osErrno && lhs.message == rhs.message
+    }
 
     public var description: String {
         var text = "\(kind.rawValue): \(message)"

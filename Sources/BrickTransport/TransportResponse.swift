@@ -12,6 +12,9 @@ public struct TransportResponse: Sendable {
         set { metricsBox = MetricsBox(newValue) }
     }
 
+    /// The call that brought it (set by a session's pipeline), so that an error about it names the call.
+    public var call: CallLine?
+
     /// The metrics behind one reference, never changed once made: a response is copied several times on
     /// its way to the caller (attempt, outcome, result), and its metrics are read far more rarely.
     private var metricsBox: MetricsBox

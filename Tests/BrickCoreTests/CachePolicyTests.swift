@@ -35,7 +35,7 @@ import Testing
         .init(status: 200, method: .post, response: ["Cache-Control": "max-age=60"], request: [:], storable: false),
         .init(status: 404, method: .get, response: ["Cache-Control": "max-age=60"], request: [:], storable: true),
         .init(status: 500, method: .get, response: ["Cache-Control": "max-age=60"], request: [:], storable: true),  // any final status with explicit freshness (RFC 9111 §3)
-        .init(status: 206, method: .get, response: ["Cache-Control": "max-age=60"], request: [:], storable: false),
+        .init(status: 206, method: .get, response: ["Cache-Control": "max-age=60"], request: [:], storable: true),  // a part (stored if its Content-Range adds up)
         .init(status: 200, method: .get, response: ["Cache-Control": "no-cache"], request: [:], storable: false),
         .init(status: 200, method: .get, response: ["Cache-Control": "no-cache", "ETag": "\"a\""], request: [:], storable: true),
     ]

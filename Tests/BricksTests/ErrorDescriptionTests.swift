@@ -1,4 +1,6 @@
 import BrickRequest
+import Foundation
+import Glibc
 import Testing
 import TestServers
 
@@ -19,5 +21,40 @@ import TestServers
         for text in [said, mismatch] {
             for syntax in Self.enumSyntax { #expect(!text.contains(syntax), "\(syntax) in \(text)") }
         }
+    }
+
+    /// Every error a call ends with names the call: its method and URL, without the URL's query, fragment
+    /// or user info (which may hold secrets). Against a refused port, a status the request does not accept,
+    /// a body that does not decode, and a call that gave up; each on a fresh connection and on a kept one.
+    @Test func everyErrorSaysWhichCallWithoutTheURLsSecrets() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let session = Session()
+        let refused = try Sockets.refusingPort()
+        defer { close(refused.fd) }
+        let refusedURL = "http://127.0.0.1:\(refused.port)/orders?token=s3cret"
+        let rules = AutoRetryConfiguration(breakTime: .milliseconds(1), maxRetryCount: 1, maxBreakTime: .milliseconds(1))
+        for round in 1...2 {  // the second round rides the connection the first kept alive
+            let transport = await session.dataResponse(for: TransportRequest(url: refusedURL))
+            let status = await session.dataResponse(
+                for: TransportRequest(method: .delete, url: server.baseURL + "/status?code=404&key=call\(round)&token=s3cret"),
+                validation: .successful)
+            let gaveUp = await session.dataResponse(
+                for: TransportRequest(url: server.baseURL + "/status?code=503&key=gave\(round)"), retry: rules, validation: .successful)
+            let cases: [(BrickError?, String)] = [
+                (transport.error, #"GET "http://127.0.0.1:\#(refused.port)/orders…": transport error"#),
+                (status.error, #"DELETE "\#(server.baseURL)/status…": response not accepted (status 404"#),
+                (gaveUp.error, #"GET "\#(server.baseURL)/status…": gave up after 2 attempts"#),
+            ]
+            for (error, prefix) in cases {
+                let said = "\(try #require(error))"
+                #expect(said.hasPrefix(prefix), "\(said)")
+                #expect(!said.contains("s3cret"), "\(said)")
+                #expect(said.components(separatedBy: "/status…").count <= 2, "the call is named once: \(said)")
+            }
+        }
+        let mismatch = try #require(await GetWrongShape().dataResponse().error)
+        #expect("\(mismatch)".hasPrefix(#"GET "http"#) && "\(mismatch)".contains(": cannot serialize the response"), "\(mismatch)")
+        #expect(mismatch.call?.method == .get)
     }
 }

@@ -105,14 +105,18 @@ final class CacheStep {
         let now = Date()
         if let entry, CachePolicy.isError(outcome), CachePolicy.allowsStaleIfError(entry, for: request, now: now) {
             status = .stale  // the server failed or could not be reached: the stale response it allowed answers
-            return .success(TransportResponse(head: CachePolicy.served(entry, now: now), body: entry.body))
+            var stale = TransportResponse(head: CachePolicy.served(entry, now: now), body: entry.body)
+            stale.call = CallLine(request)
+            return .success(stale)
         }
         guard case .success(let response) = outcome else { return outcome }
         if response.head.status == 304, let entry {
             let refreshed = CachePolicy.refreshed(entry, with: response.head, requestTime: sentAt, responseTime: now)
             if mode.contains(.cacheResponse) { await cache.store(refreshed, for: key) }
             status = .revalidated
-            return .success(TransportResponse(head: CachePolicy.served(refreshed, now: now), body: refreshed.body, metrics: response.metrics))
+            var served = TransportResponse(head: CachePolicy.served(refreshed, now: now), body: refreshed.body, metrics: response.metrics)
+            served.call = response.call
+            return .success(served)
         }
         status = .miss
         guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
