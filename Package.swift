@@ -109,7 +109,7 @@ let package = Package(
         // `brick`: one request from the command line, through the library; no dependency of its own.
         .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest"], swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], swiftSettings: strict),
-        // The benchmark client of ../shared/bench-anchors: the full brick path, the referee's command line.
+        // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
         // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.
         .target(name: "BenchSupport", swiftSettings: strict),

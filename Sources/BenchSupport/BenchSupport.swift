@@ -11,7 +11,7 @@ public func cpuSeconds() -> (seconds: Double, maxRSS: Int) {
     return (seconds, usage.ru_maxrss)
 }
 
-/// Prints the referee's line (../shared/bench-anchors):
+/// Prints the benchmark referee's line (the format every client of a side-by-side run prints):
 /// `RESULT client=… scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…`.
 public func printResult(
     client: String, scenario: String, count: Int, bytes: Int64, wall: Duration, cpu: Double, maxRSS: Int, errors: Int

@@ -3,8 +3,8 @@ import BrickRequest
 import FoundationEssentials
 import Glibc
 
-// brick-bench SCENARIO URL N [CONCURRENCY]: the benchmark referee's contract (../shared/bench-anchors), run
-// through the full brick path: a Component with stock bricks → Session → the libcurl engine.
+// brick-bench SCENARIO URL N [CONCURRENCY]: the command line every client of a side-by-side benchmark run
+// takes; each request goes through the full brick path: a Component with stock bricks → Session → the libcurl engine.
 // Prints: RESULT client=brick scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…
 //
 // S5 (this project's own): N times, a ~10 MB JSON array decoded into Codable structs through a Decodable
