@@ -2,6 +2,7 @@
 /// as `GET "https://api.example.com/users/…"` (the URL without user info, query or fragment, which may hold
 /// secrets: ``TransportRequest/forMessages(_:)``).
 public struct CallLine: Sendable, Equatable, CustomStringConvertible {
+    /// The request's method.
     public let method: HTTPMethod
     /// The URL as sent, secrets included: only ``description`` leaves them out.
     public let url: String
