@@ -56,7 +56,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public let osErrno: Int32?
     /// A readable explanation (libcurl's error buffer when it had one).
     public let message: String
-    /// The call that failed, when a session's pipeline knows it (it names the call in ``BrickError``'s
+    /// The call that failed, when a session's pipeline knows it (it names the call in `BrickError`'s
     /// description). Not part of equality: the same failure of another call is the same error.
     public var call: CallLine?
 
