@@ -107,7 +107,7 @@ let package = Package(
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", dependencies: ["BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
-        .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest"], swiftSettings: strict),
+        .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore"], swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], swiftSettings: strict),
         // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
         .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),

@@ -5,27 +5,34 @@ import Glibc
 
 /// Sends a command line's request and prints what came back; returns the exit status.
 enum Call {
-    static func send(_ invocation: Invocation) async -> Int32 {
-        let outcome = await CommandRequest(invocation).dataResponse()
+    static func send(_ invocation: Invocation, session: Session) async -> Int32 {
+        let outcome = await CommandRequest(invocation, session: session).dataResponse()
         if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts).map { $0 + "\n" }.joined()) }
+        let terminal = isatty(STDOUT_FILENO) == 1
+        let shown = invocation.shown ?? .byDefault(terminal: terminal)
+        let printed = Printed(palette: .forStandardOutput, terminal: terminal, pretty: invocation.pretty ?? terminal)
+        if let sent = outcome.attempts.last?.request {
+            if shown.requestHead { Output.text(printed.requestHead(sent)) }
+            if shown.requestBody { Output.body(printed.requestBody(sent)) }
+        }
         // A status outside 2xx fails validation, with the response kept: printed all the same.
         if let response = outcome.response ?? outcome.error?.response {
-            // An answer outside 2xx says so on standard error, as `curl -f` does (once: `-v` showed it).
-            if !(200..<300).contains(response.head.status), !invocation.verbose { Output.error(HeadLines.statusLine(response.head) + "\n") }
-            let json = response.head.headers["Content-Type"]?.lowercased().contains("json") ?? false
-            let pretty = invocation.pretty ?? (isatty(STDOUT_FILENO) == 1)
-            let body = (json && pretty ? JSONLayout.indented(response.body) : nil) ?? response.body
-            Output.body(body)
+            // An answer outside 2xx says so on standard error, as `curl -f` does, unless its head is shown.
+            if !(200..<300).contains(response.head.status), !invocation.verbose, !shown.responseHead {
+                Output.error(HeadLines.statusLine(response.head) + "\n")
+            }
+            if shown.responseHead { Output.text(printed.responseHead(response.head)) }
+            if shown.responseBody { Output.body(printed.body(response.body, contentType: response.head.headers["Content-Type"])) }
         }
         if invocation.timing { timing(outcome.metrics?.waterfall, outcome.timeline) }
         if let response = outcome.response ?? outcome.error?.response { return status(response.head.status) }
         return outcome.error.map(failed) ?? 1
     }
 
-    static func download(_ invocation: Invocation, to path: String) async -> Int32 {
+    static func download(_ invocation: Invocation, to path: String, session: Session) async -> Int32 {
         let bar = ProgressBar()
         do throws(BrickError) {
-            let result = try await CommandRequest(invocation).download(to: URL(fileURLWithPath: path)) { bar.show($0) }
+            let result = try await CommandRequest(invocation, session: session).download(to: URL(fileURLWithPath: path)) { bar.show($0) }
             bar.finish()
             if invocation.verbose { Output.error(HeadLines.lines(for: result.attempts).map { $0 + "\n" }.joined()) }
             var summary = "saved \(path): \(ByteCount.text(result.length))"

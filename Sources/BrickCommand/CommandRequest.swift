@@ -4,11 +4,14 @@ import FoundationEssentials
 /// The request a command line describes. It is a brick request like any other (a `Component` with the
 /// session, retry rules and options of ``Invocation``); only its parts are read at run time, where a class
 /// of yours would declare them (`--swift` prints that class).
-final class CommandRequest: Component, RequestType, APISessionRequestType, DataResponseType {
+final class CommandRequest: Component, RequestType, DataResponseType {
     let invocation: Invocation
+    /// `Session.shared`, or one that keeps the cookies of `--session NAME`.
+    let session: Session
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, session: Session) {
         self.invocation = invocation
+        self.session = session
         super.init()
     }
 

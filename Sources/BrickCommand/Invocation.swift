@@ -4,7 +4,7 @@ import FoundationEssentials
 /// What one command line asks for: `brick [METHOD] URL [ITEM...] [OPTION...]`.
 struct Invocation: Sendable {
     /// What to do instead of a request.
-    enum Action: Sendable { case send, printSwift, help, version }
+    enum Action: Sendable, Equatable { case send, printSwift, help, version, completion(Completion.Shell) }
 
     var action = Action.send
     var method = HTTPMethod.get
@@ -25,6 +25,10 @@ struct Invocation: Sendable {
     var pretty: Bool?
     /// Whether standard input is never read as the body (`--ignore-stdin`).
     var ignoresStandardInput = false
+    /// What goes to standard output (`--print`); `nil` when whether it is a terminal decides.
+    var shown: Shown?
+    /// `--session NAME`: headers and cookies kept between calls (``SavedSession``).
+    var session: String?
 
     /// The retry rules `--retry` names.
     enum RetryChoice: String, Sendable {
@@ -75,6 +79,12 @@ struct Invocation: Sendable {
             case "--auth", "-a": credentials = try value()
             case "--auth-type", "-A": authType = try value().lowercased()
             case "--ignore-stdin": ignoresStandardInput = true
+            case "--print", "-p": shown = try Shown(parsing: value())
+            case "--session": session = try value()
+            case "--completion":
+                let name = try value()
+                guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }
+                action = .completion(shell)
             case "--download", "-d": download = try value()
             case "--cacert": caBundle = try value()
             case "--unix-socket": unixSocket = try value()

@@ -32,15 +32,23 @@ enum Usage {
         --cacert FILE          trust the certificates in FILE (PEM) instead of the system's
         --proxy URL|none       this proxy, or none, instead of the environment's (http_proxy, …)
         --unix-socket PATH     connect to a Unix domain socket; the URL's host names the server
+        --session NAME         keep this call's headers and the server's cookies for the next calls
+                               to the same host (~/.config/brick/sessions/HOST/NAME, owner-only)
+        --print WHAT, -p       what goes to standard output: H the request's head, B its body,
+                               h the response's head, b its body (default: hb on a terminal, b piped)
         --timing               the timing waterfall and the attempts, on standard error
-        --verbose, -v          each attempt's request and response heads, secrets redacted
-        --pretty, --raw        indent JSON bodies or not (default: indent on a terminal)
+        --verbose, -v          each attempt's request and response heads, secrets redacted, on
+                               standard error
+        --pretty, --raw        lay out JSON bodies or not (default: laid out on a terminal)
         --swift                print the Component subclass this command stands for, send nothing
+        --completion bash|zsh|fish  print the shell's completion script
         --version, --help
 
-        The body goes to standard output, everything else to standard error. Exit status: 0 for a
-        1xx-3xx answer or a finished download, 4 and 5 for 4xx and 5xx, 1 when no answer came,
-        2 for a command line that cannot run, 130 after Ctrl-C.
+        On a terminal the response's head and body are shown, in colour unless NO_COLOR is set;
+        piped, the body alone, as it came. What the command says goes to standard error: the
+        status line of a 4xx or 5xx answer whose head is not shown, errors, progress. Exit status:
+        0 for a 1xx-3xx answer or a finished download, 4 and 5 for 4xx and 5xx, 1 when no answer
+        came, 2 for a command line that cannot run, 130 after Ctrl-C.
 
         """
 }

@@ -3,9 +3,11 @@ import Glibc
 
 // `brick`: one HTTP request from the command line, through the library (Usage.swift has the syntax).
 signal(SIGPIPE, SIG_IGN)  // a reader that goes away (`brick … | head`) ends the output, not the process
-let invocation: Invocation
+var invocation: Invocation
+let saved: SavedSession?
 do {
     invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read)
+    saved = invocation.action == .send ? try invocation.session.map { name throws(UsageError) in try SavedSession(name: name, url: invocation.url) } : nil
 } catch {
     Output.error("brick: \(error)\n(brick --help tells how)\n")
     exit(2)
@@ -13,10 +15,23 @@ do {
 switch invocation.action {
 case .help: Output.text(Usage.text)
 case .version: Output.text("brick \(Session.version), \(CurlTransport.libcurlVersion)\n")
+case .completion(let shell): Output.text(Completion.script(for: shell))
 case .printSwift: Output.text(SwiftSource(invocation: invocation).text)
 case .send:
+    if let saved { invocation.headers = saved.merged(with: invocation.headers) }
+    let session = saved.map { saved in
+        var configuration = Session.Configuration()
+        configuration.cookies = saved.cookies
+        return Session(configuration: configuration)
+    } ?? Session.shared
+    let sent = invocation
     let status = await Interrupt.cancelling {
-        if let path = invocation.download { await Call.download(invocation, to: path) } else { await Call.send(invocation) }
+        if let path = sent.download { await Call.download(sent, to: path, session: session) } else { await Call.send(sent, session: session) }
+    }
+    do throws(UsageError) {
+        try saved?.save(sent.headers)
+    } catch {
+        Output.error("brick: \(error)\n")
     }
     exit(status)
 }

@@ -79,4 +79,27 @@ import TestServers
         let echoed = try await PipedChild.run([curl, "-s", "-b", path, server.url("/cookies")])
         #expect(echoed.text.contains("\"lasting\": \"kept\""), "\(echoed.text)")
     }
+
+    @Test func aJarThatKeepsSessionCookiesWritesThemWithExpiryZeroAndOnlySuchAJarReadsThem() async throws {
+        let server = try Httpbin.shared.get()
+        let directory = try Paths.scratchDirectory("session-cookies")
+        defer { Paths.removeTree(directory) }
+        let path = directory + "/cookies.txt"
+        let session = Self.session(try CookieJar(file: path, keepingSessionCookies: true))
+        for field in ["lasting=kept; Max-Age=3600", "fleeting=here"] {
+            let query = field.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            _ = try await session.send(.get, server.url("/response-headers?Set-Cookie=" + query))
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\tFALSE\t0\tfleeting\there\n"), "\(text)")
+        let reopened = try CookieJar(file: path, keepingSessionCookies: true)
+        #expect(reopened.cookies.map(\.name) == ["lasting", "fleeting"])
+        #expect(reopened.cookies.last?.expires == nil)
+        #expect(try await Self.echoed(Self.session(reopened), server.url("/cookies")) == ["lasting": "kept", "fleeting": "here"])
+        #expect(try CookieJar(file: path).cookies.map(\.name) == ["lasting"])  // a jar that keeps none reads none
+
+        let curl = try #require(Paths.executable("curl"))
+        let echoed = try await PipedChild.run([curl, "-s", "-b", path, server.url("/cookies")])
+        #expect(echoed.text.contains("\"fleeting\": \"here\""), "\(echoed.text)")  // curl reads expiry 0 as a session cookie
+    }
 }

@@ -13,6 +13,12 @@ public final class PipedChild: Sendable {
         public let error: String
         /// Standard output as UTF-8 text.
         public var text: String { String(decoding: output, as: UTF8.self) }
+
+        public init(status: Int32, output: [UInt8], error: String) {
+            self.status = status
+            self.output = output
+            self.error = error
+        }
     }
 
     public let process: ChildProcess
@@ -22,12 +28,14 @@ public final class PipedChild: Sendable {
         ([], [], false, nil))
 
     /// Starts `arguments[0]` (a path) with `arguments` and the current environment plus `environment`; its
-    /// standard input is a pipe that holds `input` and then ends, or `/dev/null` when `input` is `nil`.
-    public init(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) throws(TestServerError) {
+    /// standard input is a pipe that holds `input` and then ends, or `/dev/null` when `input` is `nil`. With
+    /// `terminal`, its standard output is a terminal (a pseudo-terminal whose other side this reads), as
+    /// when a user runs it at a prompt: the terminal writes each newline as `\r\n`.
+    public init(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil, terminal: Bool = false) throws(TestServerError) {
         // The children of ChildProcess inherit no descriptor but 0 to 2, so these need no O_CLOEXEC.
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard pipe(&output) == 0 else { throw TestServerError("pipe failed") }
+        guard terminal ? Self.openTerminal(&output) : pipe(&output) == 0 else { throw TestServerError("no pipe or terminal") }
         guard pipe(&errors) == 0 else {
             close(output[0])
             close(output[1])
@@ -70,8 +78,33 @@ public final class PipedChild: Sendable {
     }
 
     /// Runs a command to its end.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil) async throws(TestServerError) -> Outcome {
-        try await PipedChild(arguments, environment: environment, input: input).outcome()
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: [UInt8]? = nil, terminal: Bool = false
+    ) async throws(TestServerError) -> Outcome {
+        try await PipedChild(arguments, environment: environment, input: input, terminal: terminal).outcome()
+    }
+
+    /// A pseudo-terminal: `ends[0]` the side this process reads, `ends[1]` the terminal the child writes to.
+    /// Reading the first side fails with `EIO` once the child has closed the second: the end of its output.
+    private static func openTerminal(_ ends: inout [Int32]) -> Bool {
+        // posix_openpt, unlockpt and ptsname, through the ioctls they wrap (Swift's Glibc does not export them).
+        let reading = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard reading >= 0 else { return false }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let setLock = UInt(0x4004_5431)  // TIOCSPTLCK
+        let getNumber = UInt(0x8004_5430)  // TIOCGPTN
+        guard ioctl(reading, setLock, &unlock) == 0, ioctl(reading, getNumber, &number) == 0 else {
+            close(reading)
+            return false
+        }
+        let writing = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard writing >= 0 else {
+            close(reading)
+            return false
+        }
+        ends = [reading, writing]
+        return true
     }
 
     /// Waits for the command to end and for both pipes to reach end of file.

@@ -9,8 +9,9 @@ import Glibc
 /// kept for a public suffix (`co.uk`, `github.io`: the system's list); and plain http can neither set,
 /// overwrite nor delete a `Secure` cookie (RFC 6265bis), whose `__Secure-` and `__Host-` prefixes are kept.
 ///
-/// In memory, or in a file you name (`init(file:)`), in the Netscape format curl reads and writes (`curl -b
-/// FILE`), owner-only (0600), replaced atomically after each change; session cookies are not written.
+/// In memory, or in a file you name (`init(file:keepingSessionCookies:)`), in the Netscape format curl reads and
+/// writes (`curl -b FILE`), owner-only (0600), replaced atomically after each change; session cookies (no
+/// `Expires` or `Max-Age`) are written only when asked, with the expiry 0 curl gives them.
 /// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (the oldest go first).
 public final class CookieJar: Sendable {
     private let state: Locked<[Cookie]>
@@ -20,6 +21,8 @@ public final class CookieJar: Sendable {
     private let saving = Locked(0)
     /// The file, if any.
     public let path: String?
+    /// Whether the file keeps session cookies too, as a command-line client's saved session does.
+    public let keepsSessionCookies: Bool
 
     static let perDomain = 50
     static let total = 3000
@@ -28,17 +31,20 @@ public final class CookieJar: Sendable {
     public init() {
         state = Locked([])
         path = nil
+        keepsSessionCookies = false
     }
 
     /// A jar kept in the file at `path`: what it holds is read now (a missing file is an empty jar), and it
-    /// is rewritten after every change.
+    /// is rewritten after every change. With `keepingSessionCookies`, cookies without an expiry are written
+    /// and read too (a login kept between runs of a command), otherwise they last as long as the jar.
     /// - Throws: ``FileError`` (`open`) when the file exists but cannot be read.
-    public init(file path: String) throws(FileError) {
+    public init(file path: String, keepingSessionCookies: Bool = false) throws(FileError) {
         self.path = path
+        keepsSessionCookies = keepingSessionCookies
         var loaded: [Cookie] = []
         if access(path, F_OK) == 0 {
             guard let data = FileManager.default.contents(atPath: path) else { throw FileError(.open, path: path, osErrno: errno) }
-            loaded = NetscapeCookieFile.read(String(decoding: data, as: UTF8.self), now: Date())
+            loaded = NetscapeCookieFile.read(String(decoding: data, as: UTF8.self), now: Date(), sessionCookies: keepingSessionCookies)
         }
         state = Locked(Array(loaded.suffix(Self.total)))
     }
@@ -110,7 +116,7 @@ public final class CookieJar: Sendable {
         guard let path else { return }
         saving.withLock { saves in
             saves += 1
-            _ = writeAtomically(Data(NetscapeCookieFile.write(state.withLock { $0 }).utf8), to: path)
+            _ = writeAtomically(Data(NetscapeCookieFile.write(state.withLock { $0 }, sessionCookies: keepsSessionCookies).utf8), to: path)
         }
     }
 }

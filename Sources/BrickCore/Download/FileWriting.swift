@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 
 /// Writes all of `data` to `descriptor` (at `offset` with `pwrite`, or at the file position with `write`),
@@ -27,7 +27,7 @@ func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> I
 /// reader (or a crash) sees the old file or the new one, never half of one. The file is readable by its
 /// owner only (it may hold URLs with tokens, cookies and private bodies), and is created new (`O_EXCL`,
 /// `O_NOFOLLOW`): never written through a link. Returns `errno` on failure.
-func writeAtomically(_ data: Data, to path: String) -> Int32? {
+package func writeAtomically(_ data: Data, to path: String) -> Int32? {
     let temporary = path + ".\(UInt64.random(in: 0...UInt64.max)).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { return errno }
