@@ -19,11 +19,11 @@ case .completion(let shell): Output.text(Completion.script(for: shell))
 case .printSwift: Output.text(SwiftSource(invocation: invocation).text)
 case .send:
     if let saved { invocation.headers = saved.merged(with: invocation.headers) }
-    let session = saved.map { saved in
-        var configuration = Session.Configuration()
-        configuration.cookies = saved.cookies
-        return Session(configuration: configuration)
-    } ?? Session.shared
+    var configuration = Session.Configuration()
+    configuration.cookies = saved?.cookies
+    // Without retry rules nothing waits for the route, so a one-shot call does not start the netlink monitor.
+    if invocation.retry == .none { configuration.reachability = UnknownReachability() }
+    let session = Session(configuration: configuration)
     let sent = invocation
     let status = await Interrupt.cancelling {
         if let path = sent.download { await Call.download(sent, to: path, session: session) } else { await Call.send(sent, session: session) }

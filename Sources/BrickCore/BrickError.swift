@@ -97,7 +97,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     /// ``description`` without the call.
     var explanation: String {
         switch self {
-        case .transport(let error): "transport error: \(error)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was not sent)")
+        case .transport(let error): "\(error)" + (requestMayHaveArrived ? " (the request may have arrived)" : " (the request was not sent)")
         case .serialization(let error, let response):
             "cannot serialize the response (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .validation(let error, let response):

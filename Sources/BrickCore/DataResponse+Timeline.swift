@@ -25,8 +25,8 @@ extension AttemptRecord {
     var outcomeText: String {
         if let head { return "\(head.status)" }
         switch error {
-        case .transport(let failure)?: return failure.kind.rawValue
-        case let error?: return "\(error)".prefix { $0 != ":" }.description
+        case .transport(let failure)?: return failure.kind.words
+        case let error?: return error.explanation.prefix { $0 != ":" }.description
         case nil: return "no answer"
         }
     }

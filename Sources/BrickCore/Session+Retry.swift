@@ -37,7 +37,7 @@ struct RetryState: Sendable {
     /// The ``AttemptRecord/repeatReason`` of an attempt retried after `error`.
     static func reason(for error: BrickError) -> String {
         switch error {
-        case .transport(let error): "retry after \(error.kind.rawValue)"
+        case .transport(let error): "retry after \(error.kind.words)"
         case .validation(_, let response): "retry after status \(response.head.status)"
         default: "retry after \(error)"
         }

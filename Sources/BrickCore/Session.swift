@@ -73,7 +73,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.5.1"
+    public static let version = "0.5.2"
 
     /// What this session was made with.
     public let configuration: Configuration

@@ -75,9 +75,38 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         lhs.kind == rhs.kind && lhs.curlCode == rhs.curlCode && lhs.osErrno == rhs.osErrno && lhs.message == rhs.message
     }
 
+    /// `connection refused: Failed to connect to … (curl 7, errno 111)`: the kind in words, the message, the codes.
     public var description: String {
-        var text = "\(kind.rawValue): \(message)"
+        var text = "\(kind.words): \(message)"
         if let curlCode { text += " (curl \(curlCode)" + (osErrno.map { ", errno \($0)" } ?? "") + ")" }
         return text
+    }
+}
+
+extension TransportError.Kind {
+    /// The kind in words, as an error's description says it (`connection refused`, not `connectionRefused`).
+    public var words: String {
+        switch self {
+        case .invalidURL: "invalid URL"
+        case .unsupportedScheme: "unsupported scheme"
+        case .invalidHeader: "invalid header"
+        case .invalidRequest: "invalid request"
+        case .cannotResolveHost: "cannot resolve the host"
+        case .networkUnreachable: "network unreachable"
+        case .connectionRefused: "connection refused"
+        case .connectTimeout: "no connection within the connect timeout"
+        case .timedOut: "timed out"
+        case .stalled: "stalled"
+        case .connectionLost: "connection lost"
+        case .invalidResponse: "invalid response"
+        case .tlsFailure: "TLS failure"
+        case .proxyFailure: "proxy failure"
+        case .tooManyRedirects: "too many redirects"
+        case .redirectRefused: "redirect refused"
+        case .uploadFailed: "the body could not be sent"
+        case .responseTooLarge: "response too large"
+        case .cancelled: "cancelled"
+        case .other: "transfer failed"
+        }
     }
 }

@@ -109,7 +109,7 @@ import TestServers
 
         let nobody = try await Brick.run("http://127.0.0.1:\(try Sockets.closedPort())/")
         #expect(nobody.status == 1)
-        #expect(nobody.error.contains("connectionRefused"))
+        #expect(nobody.error.contains(": connection refused: "), "\(nobody.error)")
         #expect(nobody.output.isEmpty)
     }
 

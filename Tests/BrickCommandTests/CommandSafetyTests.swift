@@ -24,6 +24,13 @@ import TestServers
         #expect(outcome.error.contains("< Location: https://app.example/callback?code=<redacted>&state=1"))
         #expect(outcome.error.contains("< X-Custom-Credential: <redacted>"))
         #expect(!outcome.error.contains("SPLX0auth") && !outcome.error.contains("hunter2"))
+
+        // The head shown on a terminal (no colour, so that any escape would be the server's) escapes them too.
+        let shown = try await Brick.onTerminal(server.baseURL + "/scripted?key=raw", environment: ["NO_COLOR": "1"])
+        #expect(shown.status == 0, "\(shown.error)")
+        #expect(!shown.text.contains(escape) && !shown.text.contains("\u{07}") && !shown.text.contains("\u{202E}"), "\(shown.text)")
+        #expect(shown.text.hasPrefix(#"HTTP/1.1 200 OK \x1B[2J\x1B]0;pwned\x07"#), "\(shown.text)")
+        #expect(shown.text.contains(#"X-Title: \x1B]0;owned\x07title"#) && shown.text.contains(#"X-Bidi: a\u{202E}b"#))
     }
 
     @Test func aGetAnswered404ShowsItsStatusLineAndADownloadLeavesNoPartialFile() async throws {

@@ -114,7 +114,7 @@ struct RetryPipelineTests {
         await driveBackoff(times: 2)
         let response = await outcome
         #expect(try response.result.get() == "ok")
-        #expect(response.attempts.map(\.repeatReason) == ["retry after connectionRefused", "retry after status 502", nil])
+        #expect(response.attempts.map(\.repeatReason) == ["retry after connection refused", "retry after status 502", nil])
         #expect(stub.requests.map { $0.headers["X-Attempt"] } == ["1", "2", "3"])
     }
 
@@ -233,7 +233,7 @@ struct RetryPipelineTests {
         reachability.goOnline("api.test")
         let response = await outcome
         #expect(try response.result.get() == "ok")
-        #expect(response.attempts.map(\.repeatReason) == ["retry after networkUnreachable", nil])
+        #expect(response.attempts.map(\.repeatReason) == ["retry after network unreachable", nil])
     }
 
     @Test func aTransferWhoseHostBecomesUnreachableIsEndedAndRetriedWhenItReturns() async throws {

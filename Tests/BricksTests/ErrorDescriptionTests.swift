@@ -6,7 +6,7 @@ import TestServers
 
 /// What an error says is a sentence a user can read: no Swift enum syntax, against real servers.
 @Suite struct ErrorDescriptionTests {
-    static let enumSyntax = ["retriesExhausted(", "undecodable(", "notRetryable", "invalidJSON(", "emptyBody"]
+    static let enumSyntax = ["retriesExhausted(", "undecodable(", "notRetryable", "invalidJSON(", "emptyBody", "connectionRefused"]
 
     @Test func retriesSpentAndAMismatchedBodyAreSaidInWords() async throws {
         let server = try FaultServer()
@@ -42,12 +42,13 @@ import TestServers
             let gaveUp = await session.dataResponse(
                 for: TransportRequest(url: server.baseURL + "/status?code=503&key=gave\(round)"), retry: rules, validation: .successful)
             let cases: [(BrickError?, String)] = [
-                (transport.error, #"GET "http://127.0.0.1:\#(refused.port)/orders…": transport error"#),
+                (transport.error, #"GET "http://127.0.0.1:\#(refused.port)/orders…": connection refused: "#),
                 (status.error, #"DELETE "\#(server.baseURL)/status…": response not accepted (status 404"#),
                 (gaveUp.error, #"GET "\#(server.baseURL)/status…": gave up after 2 attempts"#),
             ]
             for (error, prefix) in cases {
                 let said = "\(try #require(error))"
+                for syntax in Self.enumSyntax { #expect(!said.contains(syntax), "\(syntax) in \(said)") }
                 #expect(said.hasPrefix(prefix), "\(said)")
                 #expect(!said.contains("s3cret"), "\(said)")
                 #expect(said.components(separatedBy: "/status…").count <= 2, "the call is named once: \(said)")
