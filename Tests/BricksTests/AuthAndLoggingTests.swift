@@ -3,6 +3,7 @@ import BrickRequest
 import BrickTesting
 import Foundation
 import InMemoryLogging
+import LoopbackServer
 import Logging
 import Testing
 import TestServers
@@ -121,7 +122,34 @@ func bearerStub(accepting fresh: String) -> (StubTransport, Session) {
 }
 
 /// Each test runs its `Secret` in a scope of its own (`Session.$current`), so they run in parallel.
+/// The guide's token provider (Docs/RequestBuilding.md): a login gives the first token and each new one.
+struct LoginTokens: TokenProvider {
+    let login: @Sendable () async throws -> String
+    func initialToken() async throws -> String { try await login() }
+    func refreshToken(rejected: String) async throws -> String { try await login() }
+}
+
 @Suite struct AuthTests {
+    /// The guide's example: the authenticator in a session's interceptors, one-line calls through it, a server
+    /// that takes only the second token; and a call to another origin goes without it.
+    @Test func anAuthenticatorOnASessionAuthenticatesEveryCallAndRefreshesOnce() async throws {
+        let server = try LoopbackServer { request in
+            request.header("Authorization") == "Bearer token-2" ? .json("[1, 2]") : .text("expired", status: 401)
+        }
+        defer { server.stop() }
+        let elsewhere = try LoopbackServer { request in .text(request.header("Authorization") ?? "none") }
+        defer { elsewhere.stop() }
+        let logins = Locked(0)
+        let tokens = LoginTokens(login: { "token-\(logins.withLock { $0 += 1; return $0 })" })
+        var configuration = Session.Configuration(baseURL: server.baseURL)
+        configuration.interceptors = [BearerAuthenticator(provider: tokens)]
+        let api = Session(configuration: configuration)
+        for _ in 1...3 { #expect(try await api.send(.get, "/orders", as: [Int].self) == [1, 2]) }
+        #expect(logins.withLock { $0 } == 2)  // the first token, refused once; the second kept
+        let other = await api.dataResponse(for: TransportRequest(url: elsewhere.baseURL + "/"))
+        #expect(other.value.map { String(decoding: $0.body, as: UTF8.self) } == "none")
+    }
+
     @Test func basicAuthSendsTheEncodedCredentials() async throws {
         let sent = try await RequestInspector.inspect(Basic())
         #expect(sent.headers["Authorization"] == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")

@@ -1,6 +1,7 @@
 import BrickRequest
 import BrickTesting
 import Testing
+import TestServers
 
 /// The README's example, exactly as written there: it names the shared session, and nothing in it was
 /// changed to make it testable.
@@ -14,6 +15,21 @@ final class ReadmeGetUser: Component, GETRequestType, APISessionRequestType, Sof
         var parameter = ParameterBuilder()
         parameter.add(TextParameter(value: userID, name: "userID"))
         super.init(parameterBuilder: parameter)
+    }
+}
+
+/// Getting started's class that takes its session from its caller (a session made from configuration, no static).
+final class GetOrderWithItsCallersSession: Component, GETRequestType, SoftAutoRetryType, DecodableResponseType {
+    struct Echo: Decodable, Sendable { let url: String }
+    typealias SerializedObject = Echo
+    let session: Session
+    let orderID: Int
+    var path: String { "/anything/orders/\(orderID)" }
+
+    init(session: Session, orderID: Int) {
+        self.session = session
+        self.orderID = orderID
+        super.init()
     }
 }
 
@@ -63,5 +79,13 @@ final class ReadmeGetUser: Component, GETRequestType, APISessionRequestType, Sof
     @Test func outsideAnyScopeTheBrickKeepsItsOwnSession() {
         #expect(Session.current == nil)
         #expect(ReadmeGetUser(userID: "1").session === Session.shared)
+    }
+
+    @Test func aClassTakesTheSessionItsCallerMadeFromConfiguration() async throws {
+        let server = try Httpbin.shared.get()
+        let api = Session(configuration: .init(baseURL: server.url("")))
+        let echo = try await GetOrderWithItsCallersSession(session: api, orderID: 7).response()
+        #expect(echo.url == server.url("/anything/orders/7"))
+        #expect(GetOrderWithItsCallersSession(session: api, orderID: 1).session === api)
     }
 }
