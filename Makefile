@@ -6,12 +6,13 @@ demo:
 	bash .ci/setup demo
 	swift run brick-demo
 
-# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), then builds and runs every test.
+# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), then builds and runs every test,
+# with every package trait on (the integrations and their dependencies: Package.swift).
 test:
 	bash .ci/setup test
 	bash .ci/layers
-	swift build --build-tests
-	swift test
+	swift build --build-tests --enable-all-traits
+	swift test --enable-all-traits
 
 # Sets up libcurl and nginx, then runs brick-bench side by side with curl-bench (raw libcurl in C) and prints
 # the table (see Docs/Performance.md).

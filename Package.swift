@@ -34,6 +34,15 @@ let package = Package(
         .executable(name: "floor-bench", targets: ["FloorBench"]),
         .executable(name: "brick-soak", targets: ["BrickSoak"]),
     ],
+    traits: [
+        // Each integration's dependencies are resolved only when its trait is on: a package that depends on
+        // `BrickRequest` alone resolves swift-log and nothing else. `make test` turns them all on.
+        .trait(name: "HTTPTypes", description: "BrickHTTPTypes: swift-http-types' HTTPRequest and HTTPResponse"),
+        .trait(name: "OpenAPI", description: "BrickOpenAPI: a ClientTransport for generated OpenAPI clients", enabledTraits: ["HTTPTypes"]),
+        .trait(name: "ServiceLifecycle", description: "BrickServiceLifecycle: a session as a swift-service-lifecycle Service"),
+        .trait(name: "Observability", description: "BrickObservability: spans and metrics"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         // Logging for the stock request logger (Bricks) and its tests.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -77,25 +86,25 @@ let package = Package(
         .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
         // Conversions to and from swift-http-types' HTTPRequest, HTTPResponse and HTTPFields.
         .target(
-            name: "BrickHTTPTypes", dependencies: ["BrickCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+            name: "BrickHTTPTypes", dependencies: ["BrickCore", .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"]))],
             swiftSettings: strict),
         // A ClientTransport for generated OpenAPI clients, over a Session.
         .target(
             name: "BrickOpenAPI",
-            dependencies: ["BrickCore", "BrickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: ["BrickCore", "BrickHTTPTypes", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"]))],
             swiftSettings: strict),
         // A session as a swift-service-lifecycle Service, drained when the group shuts down.
         .target(
             name: "BrickServiceLifecycle",
-            dependencies: ["BrickCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["BrickCore", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["ServiceLifecycle"]))],
             swiftSettings: strict),
         // Spans per call and attempt (with the trace context in the headers) and request metrics.
         .target(
             name: "BrickObservability",
             dependencies: [
-                "BrickCore", "Bricks", .product(name: "Tracing", package: "swift-distributed-tracing"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
+                "BrickCore", "Bricks", .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             ],
             swiftSettings: strict),
         // The system's SQLite (Debian's libsqlite3-dev), for the durable queue.

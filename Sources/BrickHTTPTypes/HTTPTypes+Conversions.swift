@@ -1,3 +1,8 @@
+#if !HTTPTypes
+#error("BrickHTTPTypes needs the package trait HTTPTypes: .package(url: …, from: …, traits: [\"HTTPTypes\"]), or swift build --enable-all-traits in this repository")
+#endif
+
+#if HTTPTypes  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import HTTPTypes
 
@@ -92,3 +97,4 @@ struct URLParts {
         guard !scheme.isEmpty, !authority.isEmpty else { return nil }
     }
 }
+#endif

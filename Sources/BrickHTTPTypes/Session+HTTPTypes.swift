@@ -1,3 +1,4 @@
+#if HTTPTypes  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import FoundationEssentials
 public import HTTPTypes
@@ -30,3 +31,4 @@ extension HTTPResponse {
         return response
     }
 }
+#endif

@@ -1,3 +1,8 @@
+#if !Observability
+#error("BrickObservability needs the package trait Observability: .package(url: …, from: …, traits: [\"Observability\"]), or swift build --enable-all-traits in this repository")
+#endif
+
+#if Observability  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 
 extension HTTPMethod {
@@ -11,3 +16,4 @@ extension HTTPMethod {
 
     private static let knownToConventions: Set<String> = ["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE"]
 }
+#endif

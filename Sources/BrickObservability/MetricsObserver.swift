@@ -1,3 +1,4 @@
+#if Observability  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import CoreMetrics
 
@@ -48,3 +49,4 @@ extension Timer {
         recordNanoseconds(overflow ? Int64.max : nanos + attoseconds / 1_000_000_000)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import Bricks
 public import CoreMetrics
@@ -20,3 +21,4 @@ extension Session.Configuration {
         observers.append(MetricsObserver(factory: factory))
     }
 }
+#endif

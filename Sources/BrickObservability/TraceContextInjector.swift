@@ -1,3 +1,4 @@
+#if Observability  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import Instrumentation
 
@@ -26,3 +27,4 @@ struct HeadersInjector: Injector {
         carrier[key] = value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Observability  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import Bricks
 public import Tracing
@@ -88,3 +89,4 @@ extension HTTPMethod {
     /// A span's name for the method: the method, or `HTTP` for one the conventions do not list.
     fileprivate var spanName: String { conventionsLabel == rawValue ? rawValue : "HTTP" }
 }
+#endif

@@ -1,3 +1,8 @@
+#if !OpenAPI
+#error("BrickOpenAPI needs the package trait OpenAPI: .package(url: …, from: …, traits: [\"OpenAPI\"]), or swift build --enable-all-traits in this repository")
+#endif
+
+#if OpenAPI  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 import BrickHTTPTypes
 public import FoundationEssentials
@@ -72,3 +77,4 @@ public struct BrickClientTransport: ClientTransport {
         return base + (path.hasPrefix("/") ? path : "/" + path)
     }
 }
+#endif

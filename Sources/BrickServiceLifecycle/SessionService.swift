@@ -1,3 +1,8 @@
+#if !ServiceLifecycle
+#error("BrickServiceLifecycle needs the package trait ServiceLifecycle: .package(url: …, from: …, traits: [\"ServiceLifecycle\"]), or swift build --enable-all-traits in this repository")
+#endif
+
+#if ServiceLifecycle  // the package trait that brings this module's dependency (Package.swift)
 public import BrickCore
 public import ServiceLifecycle
 
@@ -39,3 +44,4 @@ public struct SessionService: Service {
         await session.shutdown(gracePeriod: graceful ? gracePeriod : .zero)
     }
 }
+#endif

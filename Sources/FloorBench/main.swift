@@ -134,12 +134,27 @@ enum Callbacks {
     static let discard: brick_data_callback = { _, size, count, _ in size * count }
 }
 
+/// `FLOOR_FEATURES=1`: the handle also does the libcurl work BrickRequest's default request asks of it (two
+/// header fields in a custom list, every head line handed to a callback), so that `make instructions` can
+/// show what those features cost libcurl itself, apart from the Swift around it.
+let withFeatures = getenv("FLOOR_FEATURES").map { String(cString: $0) == "1" } ?? false
+/// The list's address (made once, never freed: it lives as long as the process).
+let featureFields: Int = {
+    guard withFeatures else { return 0 }
+    let list = curl_slist_append(nil, "User-Agent: BrickRequest/0.5.2")
+    return Int(bitPattern: curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd"))
+}()
+
 /// A handle for `url`, set up once: the URL, no signals, the body dropped, and a 1 KiB form body for S4.
 func makeHandle(url: String, post: Bool) -> Int {
     guard let handle = curl_easy_init() else { fatal("libcurl could not make an easy handle") }
     _ = brick_easy_setopt_string(handle, CURLOPT_URL, url)
     _ = brick_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
     _ = brick_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Callbacks.discard)
+    if withFeatures {
+        _ = brick_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(bitPattern: featureFields))
+        _ = brick_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, Callbacks.discard)
+    }
     if post {
         let form = "b=" + String(repeating: "x", count: 1022)
         _ = brick_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(form.utf8.count))
