@@ -20,8 +20,9 @@ bench:
 	bash .ci/setup bench
 	bash .ci/bench
 
-# Instructions (callgrind) and allocations per request of raw libcurl, the floor and BrickRequest in S1, S2,
-# S4 and S1transport; one INSTRUCTIONS line each (see Docs/Performance.md).
+# Instructions (callgrind) and allocations per request of raw libcurl, the floor (bare, and with the default
+# request's libcurl work) and BrickRequest in S1, S2, S4 and S1transport; one INSTRUCTIONS line each
+# (see Docs/Performance.md).
 instructions:
 	bash .ci/instructions
 
