@@ -150,6 +150,10 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         #expect(report.facts["ledger methods"] == "POST,POST,PUT,POST,POST,PUT")
         #expect(report.facts["keys match"] == "true")
         #expect(report.values("arrivals") == [6], "each request exactly once")
+        let gaps = report.values("ms between arrivals")
+        #expect(gaps.count == 5 && gaps.allSatisfy { $0 >= 0 })
+        // Measured, not asserted: what one delivery costs after the one before it.
+        print("queue: ms between arrivals \(gaps.map { ($0 * 10).rounded() / 10 })")
     }
 
     @Test func theProbeRefusesToRunOutsideAPrivateNamespace() async throws {

@@ -37,6 +37,9 @@ func queueScenario(count: Int) async throws -> Report {
     report.facts["ledger methods"] = ledger.map(\.method).joined(separator: ",")
     report.facts["keys match"] = "\(ledger.filter { $0.method == "POST" }.map { $0.idempotencyKey ?? "" } == keys)"
     report.add("arrivals", Double(server.count("queue")))
+    // How long each delivery took after the one before it (its commits and its round trip), measured.
+    let arrivals = server.arrivals("queue")
+    for (earlier, later) in zip(arrivals, arrivals.dropFirst()) { report.add("ms between arrivals", milliseconds(from: earlier, to: later)) }
     return report
 }
 
