@@ -7,6 +7,8 @@ struct Palette: Sendable {
     enum Role: Sendable {
         /// A status line: green for 2xx, yellow for 1xx and 3xx, red for 4xx and 5xx.
         case status(Int)
+        /// The request's method and URL (`--print H`).
+        case requestLine
         case fieldName, key, string, number, literal, note
     }
 
@@ -32,6 +34,7 @@ struct Palette: Sendable {
         case .status(let code) where (200..<300).contains(code): "1;32"
         case .status(let code) where (400..<600).contains(code): "1;31"
         case .status: "1;33"
+        case .requestLine: "1"
         case .fieldName: "36"
         case .key: "34"
         case .string: "32"

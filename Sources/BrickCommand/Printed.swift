@@ -13,7 +13,7 @@ struct Printed {
     let pretty: Bool
 
     func requestHead(_ request: TransportRequest) -> String {
-        var lines = [palette.paint("\(request.method) \(TerminalText.visible(request.url))", .status(200))]
+        var lines = [palette.paint("\(request.method) \(TerminalText.visible(request.url))", .requestLine)]
         lines += request.headers.map { field(name: $0.name, value: $0.value) }
         return lines.joined(separator: "\n") + "\n\n"
     }
