@@ -6,11 +6,13 @@ demo:
 	bash .ci/setup demo
 	swift run brick-demo
 
-# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), then builds and runs every test,
-# with every package trait on (the integrations and their dependencies: Package.swift).
+# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers) and the functions' lengths
+# (.ci/sizes.py), then builds and runs every test, with every package trait on (the integrations and their
+# dependencies: Package.swift).
 test:
 	bash .ci/setup test
 	bash .ci/layers
+	python3 .ci/sizes.py
 	swift build --build-tests --enable-all-traits
 	swift test --enable-all-traits
 

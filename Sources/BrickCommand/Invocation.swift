@@ -29,6 +29,8 @@ struct Invocation: Sendable {
     var shown: Shown?
     /// `--session NAME`: headers and cookies kept between calls (``SavedSession``).
     var session: String?
+    /// What the options say that only the items make sense of: the body's form, the credentials.
+    private var parsing = (form: false, json: String?.none, credentials: String?.none, authType: "basic")
 
     /// The retry rules `--retry` names.
     enum RetryChoice: String, Sendable {
@@ -47,11 +49,6 @@ struct Invocation: Sendable {
     /// input holds (`nil` when it is a terminal or nothing): it is the body when the command line sends none.
     init(parsing arguments: [String], standardInput: () throws(UsageError) -> Data? = { nil }) throws(UsageError) {
         var positionals: [String] = []
-        var fields: [RequestItem] = []
-        var form = false
-        var json: String?
-        var credentials: String?
-        var authType = "basic"
         var remaining = arguments[...]
         var optionsEnded = false
         while let argument = remaining.popFirst() {
@@ -59,52 +56,63 @@ struct Invocation: Sendable {
                 positionals.append(argument)
                 continue
             }
-            let (option, inlineValue) = Self.split(argument)
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
-                return next
-            }
-            switch option {
-            case "--": optionsEnded = true
-            case "-h", "--help": action = .help
-            case "--version": action = .version
-            case "--swift": action = .printSwift
-            case "-v", "--verbose": verbose = true
-            case "--timing": timing = true
-            case "--form", "-f": form = true
-            case "--pretty": pretty = true
-            case "--raw": pretty = false
-            case "--json", "-j": json = try value()
-            case "--auth", "-a": credentials = try value()
-            case "--auth-type", "-A": authType = try value().lowercased()
-            case "--ignore-stdin": ignoresStandardInput = true
-            case "--print", "-p": shown = try Shown(parsing: value())
-            case "--session": session = try value()
-            case "--completion":
-                let name = try value()
-                guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }
-                action = .completion(shell)
-            case "--download", "-d": download = try value()
-            case "--cacert": caBundle = try value()
-            case "--unix-socket": unixSocket = try value()
-            case "--proxy":
-                let url = try value()
-                proxy = url == "none" ? .direct : .through(Proxy(url: Self.completed(url)))
-            case "--retry":
-                let name = try value()
-                guard let choice = RetryChoice(rawValue: name) else { throw UsageError("--retry takes none, soft or hard, not \(name)") }
-                retry = choice
-            case "--timeout":
-                let text = try value()
-                guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                    throw UsageError("--timeout takes seconds between 0 and 86400, not \(text)")
-                }
-                timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
-            default: throw UsageError("unknown option \(option)")
-            }
+            if argument == "--" { optionsEnded = true } else { try read(argument, from: &remaining) }
         }
         guard action == .send || action == .printSwift else { return }
+        try take(positionals, standardInput: standardInput)
+    }
+
+    /// Reads one option, and its value from `remaining` when it takes one and was not given as `--name=value`.
+    private mutating func read(_ argument: String, from remaining: inout ArraySlice<String>) throws(UsageError) {
+        let (option, inlineValue) = Self.split(argument)
+        func value() throws(UsageError) -> String {
+            if let inlineValue { return inlineValue }
+            guard let next = remaining.popFirst() else { throw UsageError("\(option) needs a value") }
+            return next
+        }
+        switch option {
+        case "-h", "--help": action = .help
+        case "--version": action = .version
+        case "--swift": action = .printSwift
+        case "-v", "--verbose": verbose = true
+        case "--timing": timing = true
+        case "--form", "-f": parsing.form = true
+        case "--pretty": pretty = true
+        case "--raw": pretty = false
+        case "--json", "-j": parsing.json = try value()
+        case "--auth", "-a": parsing.credentials = try value()
+        case "--auth-type", "-A": parsing.authType = try value().lowercased()
+        case "--ignore-stdin": ignoresStandardInput = true
+        case "--print", "-p": shown = try Shown(parsing: value())
+        case "--session": session = try value()
+        case "--completion":
+            let name = try value()
+            guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }
+            action = .completion(shell)
+        case "--download", "-d": download = try value()
+        case "--cacert": caBundle = try value()
+        case "--unix-socket": unixSocket = try value()
+        case "--proxy":
+            let url = try value()
+            proxy = url == "none" ? .direct : .through(Proxy(url: Self.completed(url)))
+        case "--retry":
+            let name = try value()
+            guard let choice = RetryChoice(rawValue: name) else { throw UsageError("--retry takes none, soft or hard, not \(name)") }
+            retry = choice
+        case "--timeout":
+            let text = try value()
+            guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
+                throw UsageError("--timeout takes seconds between 0 and 86400, not \(text)")
+            }
+            timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        default: throw UsageError("unknown option \(option)")
+        }
+    }
+
+    /// The method, the URL and the items after the options were read; the body from standard input when the
+    /// command line sends none.
+    private mutating func take(_ words: [String], standardInput: () throws(UsageError) -> Data?) throws(UsageError) {
+        var positionals = words
         // `brick --download URL`: the value was the URL, and the file is named after its last path segment.
         if let value = download, positionals.isEmpty || (positionals.count == 1 && Self.looksLikeMethod(positionals[0])) {
             positionals.append(value)
@@ -117,6 +125,7 @@ struct Invocation: Sendable {
         }
         guard let url = positionals.first else { throw UsageError("a URL is needed") }
         self.url = Self.completed(url)
+        var fields: [RequestItem] = []
         for text in positionals.dropFirst() {
             switch try RequestItem(parsing: text) {
             case .query(let name, let value): query.append((name, value))
@@ -124,10 +133,10 @@ struct Invocation: Sendable {
             case let item: fields.append(item)
             }
         }
-        body = try CommandBody(json: json, fields: fields, form: form)
+        body = try CommandBody(json: parsing.json, fields: fields, form: parsing.form)
         if body == .none, !ignoresStandardInput, let piped = try standardInput(), !piped.isEmpty { body = .raw(piped) }
         if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
-        if let credentials { try authorize(credentials, type: authType) }
+        if let credentials = parsing.credentials { try authorize(credentials, type: parsing.authType) }
     }
 
     /// `-a user:password` (Basic) or `-A bearer -a token`: the `Authorization` field, unless the command line

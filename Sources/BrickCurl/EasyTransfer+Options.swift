@@ -104,29 +104,7 @@ extension EasyTransfer {
         // one: this is set only here, on a new handle, with the engine's one size.
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
         setRoute(&setter, options)
-        if Self.isHTTPS(request.url) {
-            setter.long(CURLOPT_SSL_VERIFYPEER, 1)
-            setter.long(CURLOPT_SSL_VERIFYHOST, 2)
-            setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
-            // Trust: the caller's bundle and only it; else the system bundle file. The CA directory stays
-            // unset either way: with it, libcurl cannot cache the parsed store and parses every certificate
-            // again for each new connection (~45 ms of CPU here).
-            if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
-                setter.string(CURLOPT_CAINFO, caBundle)
-                setter.string(CURLOPT_CAPATH, nil)
-            }
-            if let certificate = options.clientCertificate {
-                setter.string(CURLOPT_SSLCERT, certificate.certificatePath)
-                setter.string(CURLOPT_SSLCERTTYPE, "PEM")
-                if let key = certificate.keyPath { setter.string(CURLOPT_SSLKEY, key) }
-                if let password = certificate.keyPassword { setter.string(CURLOPT_KEYPASSWD, password) }
-            }
-            if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
-            if options.httpVersion == .automatic {
-                setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-                setter.long(CURLOPT_PIPEWAIT, 1)  // wait for a connection that may multiplex rather than open another
-            }
-        }
+        if Self.isHTTPS(request.url) { setTLS(&setter, options) }
         if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         // Content codings are decoded by the engine (``ContentDecoder``), never by libcurl: a paused stream
         // then holds compressed bytes, and a coding nobody knows is handed over as it came. The request's
@@ -140,6 +118,32 @@ extension EasyTransfer {
         }
         setter.callback(CURLOPT_WRITEFUNCTION, CurlCallbacks.write)
         setter.callback(CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
+    }
+
+    /// TLS for an https request: verification always on, TLS 1.2 at least, the trust, the client certificate,
+    /// pinned keys, and HTTP/2 when the server offers it.
+    private func setTLS(_ setter: inout OptionSetter, _ options: TransportOptions) {
+        setter.long(CURLOPT_SSL_VERIFYPEER, 1)
+        setter.long(CURLOPT_SSL_VERIFYHOST, 2)
+        setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
+        // Trust: the caller's bundle and only it; else the system bundle file. The CA directory stays
+        // unset either way: with it, libcurl cannot cache the parsed store and parses every certificate
+        // again for each new connection (~45 ms of CPU here).
+        if let caBundle = options.caBundlePath ?? CurlDefaults.caBundle {
+            setter.string(CURLOPT_CAINFO, caBundle)
+            setter.string(CURLOPT_CAPATH, nil)
+        }
+        if let certificate = options.clientCertificate {
+            setter.string(CURLOPT_SSLCERT, certificate.certificatePath)
+            setter.string(CURLOPT_SSLCERTTYPE, "PEM")
+            if let key = certificate.keyPath { setter.string(CURLOPT_SSLKEY, key) }
+            if let password = certificate.keyPassword { setter.string(CURLOPT_KEYPASSWD, password) }
+        }
+        if let pins = options.pinnedPublicKeys, !pins.isEmpty { setter.string(CURLOPT_PINNEDPUBLICKEY, pins.joined(separator: ";")) }
+        if options.httpVersion == .automatic {
+            setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            setter.long(CURLOPT_PIPEWAIT, 1)  // wait for a connection that may multiplex rather than open another
+        }
     }
 
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or
