@@ -15,24 +15,38 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// What the session's response cache did: ``CacheStatus/hit`` (no attempt was made), revalidated by a
     /// `304`, a miss, or not used.
-    public internal(set) var cacheStatus = CacheStatus.notUsed
+    public internal(set) var cacheStatus: CacheStatus
 
     /// Creates a response.
+    ///
+    /// This and the accessors below are inlinable: a caller that names `Value` gets them compiled for it,
+    /// rather than code that looks up `DataResponse<Value>`'s layout at run time on every request.
+    @inlinable
     public init(
         request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord] = []
+    ) {
+        self.init(request: request, response: response, result: result, attempts: attempts, cacheStatus: .notUsed)
+    }
+
+    /// Creates a response with what the cache did.
+    @usableFromInline
+    init(
+        request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord],
+        cacheStatus: CacheStatus
     ) {
         self.request = request
         self.response = response
         self.result = result
         self.attempts = attempts
+        self.cacheStatus = cacheStatus
     }
 
     /// The value, if serialization succeeded.
-    public var value: Value? { try? result.get() }
+    @inlinable public var value: Value? { try? result.get() }
     /// The error, if the request failed.
-    public var error: BrickError? { if case .failure(let error) = result { error } else { nil } }
+    @inlinable public var error: BrickError? { if case .failure(let error) = result { error } else { nil } }
     /// The status code, if a response arrived.
-    public var statusCode: Int? { response?.head.status }
+    @inlinable public var statusCode: Int? { response?.head.status }
     /// Timings and connection reuse, if a response arrived.
-    public var metrics: TransferMetrics? { response?.metrics }
+    @inlinable public var metrics: TransferMetrics? { response?.metrics }
 }

@@ -15,9 +15,9 @@ extension Session {
         } else {
             .failure(.transport(.cancelled))  // not reached: a call that succeeded has its value
         }
-        var response = DataResponse(request: outcome.request, response: outcome.response, result: result, attempts: outcome.attempts)
-        response.cacheStatus = outcome.cacheStatus
-        return response
+        return DataResponse(
+            request: outcome.request, response: outcome.response, result: result, attempts: outcome.attempts,
+            cacheStatus: outcome.cacheStatus)
     }
 
     /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
