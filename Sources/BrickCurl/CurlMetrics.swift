@@ -3,7 +3,7 @@ import CCurl
 import CCurlShim
 import Glibc
 
-extension EasyTransfer {
+extension EngineTransfer {
     /// Reads timings, reuse, redirects and sizes from the finished handle.
     func readMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()

@@ -7,21 +7,21 @@ import Glibc
 /// and sleeps in `curl_multi_poll` until a socket is ready, a timer is due, or the mailbox wakes it.
 /// Everything here is confined to the engine thread.
 final class EngineLoop {
-    private let multi: UnsafeMutableRawPointer
-    private let mailbox: EngineMailbox
+    let multi: UnsafeMutableRawPointer
+    let mailbox: EngineMailbox
     private let configuration: CurlTransport.Configuration
     /// The transfers in the multi handle, which this table keeps alive; libcurl hands a finished one back
     /// through its handle's `CURLOPT_PRIVATE`.
-    @exclusivity(unchecked) private var byTransfer: [ObjectIdentifier: EasyTransfer] = [:]
+    @exclusivity(unchecked) var byTransfer: [ObjectIdentifier: EngineTransfer] = [:]
     /// Handles kept from transfers that ended well, for the next transfers of the same profile.
-    @exclusivity(unchecked) private var idleHandles: IdleHandles
+    @exclusivity(unchecked) var idleHandles: IdleHandles
     /// The connection pools of requests that name an identity (client certificate, pins, CA, proxy).
-    @exclusivity(unchecked) private var pools = ConnectionPools()
+    @exclusivity(unchecked) var pools = ConnectionPools()
     /// Transfers waiting for a free connection to their host, before they get a handle.
-    @exclusivity(unchecked) private var admission: Admission
+    @exclusivity(unchecked) var admission: Admission
     /// Streams whose libcurl side ended while decoded body still waited for room: out of the multi handle,
     /// their ends (with these metrics) sent once the rest is decoded.
-    @exclusivity(unchecked) private var draining: [ObjectIdentifier: (easy: EasyTransfer, metrics: TransferMetrics)] = [:]
+    @exclusivity(unchecked) var draining: [ObjectIdentifier: (easy: EngineTransfer, metrics: TransferMetrics)] = [:]
     private let flushQueue = FlushQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     @exclusivity(unchecked) private var batch: [EngineCommand] = []
@@ -29,7 +29,7 @@ final class EngineLoop {
     @exclusivity(unchecked) private var wakeup: curl_waitfd
 
     /// Raised when the loop has ended and the multi handle is cleaned up.
-    private let stopped: EngineStopped
+    let stopped: EngineStopped
 
     init(multi: UnsafeMutableRawPointer, mailbox: EngineMailbox, configuration: CurlTransport.Configuration, stopped: EngineStopped) {
         self.multi = multi
@@ -101,7 +101,7 @@ final class EngineLoop {
 
     /// Hands a new transfer to libcurl, or makes it wait (``Admission``) while its host's connections are
     /// all busy.
-    private func start(_ transfer: CurlTransfer) {
+    private func start(_ transfer: CallerTransfer) {
         guard !transfer.isCancelled else { return }
         guard admission.counting || byTransfer.count >= admission.threshold else {
             return launch(transfer, key: nil, waited: 0)
@@ -128,7 +128,7 @@ final class EngineLoop {
 
     /// Gives the transfer an easy handle and adds it to the multi handle; `key` is what it counts against
     /// while the engine counts, `waited` how long it waited for that.
-    private func launch(_ transfer: CurlTransfer, key: AdmissionKey?, waited: UInt64) {
+    private func launch(_ transfer: CallerTransfer, key: AdmissionKey?, waited: UInt64) {
         // A kept handle of the same profile, never reset (`curl_easy_reset` would return it to defaults that
         // libcurl then refuses to change, such as the receive buffer after an HTTP/2 transfer), or a new one.
         let profile = HandleProfile(transfer)
@@ -137,7 +137,7 @@ final class EngineLoop {
             if let key { admission.uncount(key) }
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
-        let easy = EasyTransfer(handle: handle, kept: kept?.values ?? .none, transfer: transfer, profile: profile, flushQueue: flushQueue)
+        let easy = EngineTransfer(handle: handle, kept: kept?.values ?? .none, transfer: transfer, profile: profile, flushQueue: flushQueue)
         easy.admissionKey = key
         easy.connectionWait = waited
         do {
@@ -164,7 +164,7 @@ final class EngineLoop {
         guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return }
         // Alive: a handle leaves the multi handle (which also drops its pending message) before its
         // transfer leaves `byTransfer`.
-        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        let easy = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue()
         let transfer = easy.transfer
         if code == CURLE_OK {
             let metrics = easy.readMetrics()
@@ -202,7 +202,7 @@ final class EngineLoop {
 
     /// Lets a paused transfer go on once its consumer made room: decoded body that waited is handed on
     /// first, and receiving resumes only when none is left (sending resumes either way).
-    private func resume(_ easy: EasyTransfer) {
+    private func resume(_ easy: EngineTransfer) {
         if easy.decodingWaits {
             switch easy.decodePending() {
             case .failed:
@@ -232,7 +232,7 @@ final class EngineLoop {
     /// the next transfer of its profile only after a collected transfer that ended well (``IdleHandles``
     /// still refuses one that read its body through the read callback, which may have paused); any other is
     /// freed. Connections stay in the multi handle's pool either way.
-    private func remove(_ easy: EasyTransfer, keepingHandle: Bool = false) {
+    func remove(_ easy: EngineTransfer, keepingHandle: Bool = false) {
         _ = curl_multi_remove_handle(multi, easy.handle.raw)
         byTransfer[ObjectIdentifier(easy.transfer)] = nil
         if keepingHandle {
@@ -242,33 +242,5 @@ final class EngineLoop {
             easy.handle.destroy()
         }
         if admission.counting, let key = easy.admissionKey { released(key) }
-    }
-
-    private func deliver(_ transfer: CurlTransfer, failure: TransportError) {
-        switch transfer.mode {
-        case .collect: transfer.complete(.failure(failure))
-        case .stream: transfer.fail(failure)
-        }
-    }
-
-    /// Frees the multi handle of a loop that never ran (no thread could be started for it).
-    func abandon() { shutdown() }
-
-    private func shutdown() {
-        let failure = TransportError(.cancelled, message: "the transport has shut down")
-        for command in mailbox.close() {
-            if case .start(let transfer) = command { deliver(transfer, failure: failure) }
-        }
-        for transfer in admission.drain() { deliver(transfer, failure: failure) }
-        for easy in Array(byTransfer.values) {
-            remove(easy)
-            deliver(easy.transfer, failure: failure)
-        }
-        for (easy, _) in draining.values { deliver(easy.transfer, failure: failure) }
-        draining.removeAll()
-        idleHandles.drain()
-        curl_multi_cleanup(multi)
-        pools.drain()
-        stopped.signal()
     }
 }

@@ -4,10 +4,10 @@ import Glibc
 
 /// What other threads ask of the engine thread.
 enum EngineCommand: Sendable {
-    case start(CurlTransfer)
-    case cancel(CurlTransfer)
+    case start(CallerTransfer)
+    case cancel(CallerTransfer)
     /// The streaming consumer caught up: unpause the transfer.
-    case resume(CurlTransfer)
+    case resume(CallerTransfer)
     case shutdown
 }
 

@@ -9,7 +9,7 @@ import BrickTransport
 /// then carries nothing over that the transfer did not ask for.
 struct HandleProfile: Equatable {
     let options: TransportOptions
-    let mode: CurlTransfer.Mode
+    let mode: CallerTransfer.Mode
     let https: Bool
     let freshConnection: Bool
     let method: HTTPMethod
@@ -26,11 +26,11 @@ struct HandleProfile: Equatable {
         case readThroughCallback
     }
 
-    init(_ transfer: CurlTransfer) {
+    init(_ transfer: CallerTransfer) {
         let request = transfer.request
         options = request.options
         mode = transfer.mode
-        https = EasyTransfer.isHTTPS(request.url)
+        https = EngineTransfer.isHTTPS(request.url)
         freshConnection = request.needsFreshConnection
         method = request.method
         body = switch request.body {

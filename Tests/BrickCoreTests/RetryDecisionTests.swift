@@ -14,15 +14,15 @@ struct RetryDecisionTests {
         var retries = 0
         var method = HTTPMethod.get
         var idempotency = Idempotency.byMethod
-        let failure: RetryFailureKind
+        let failure: RetryDecision.FailureKind
         var reachability = ReachabilityStatus.reachable
         var elapsed = Duration.zero
         var jitter = 1.0
-        let expected: RetryVerdict
+        let expected: RetryDecision.Verdict
         var testDescription: String { name }
     }
 
-    static func status(_ code: Int, _ headers: HTTPHeaders = [:]) -> RetryFailureKind {
+    static func status(_ code: Int, _ headers: HTTPHeaders = [:]) -> RetryDecision.FailureKind {
         .status(ResponseHead(status: code, headers: headers))
     }
 
@@ -109,7 +109,7 @@ struct RetryDecisionTests {
 
     @Test(arguments: rows)
     func theVerdictMatchesTheTable(row: Row) {
-        let input = RetryInput(
+        let input = RetryDecision.Input(
             configuration: row.configuration, retriesSoFar: row.retries, method: row.method, idempotency: row.idempotency,
             failure: row.failure, reachability: row.reachability, elapsed: row.elapsed, jitter: row.jitter)
         #expect(RetryDecision.decide(input) == row.expected)
@@ -152,7 +152,7 @@ struct RetryDecisionTests {
 
     /// Before an attempt only the host's reachability, the rules and the time spent count.
     @Test(arguments: [
-        (ReachabilityStatus.reachable, AutoRetryConfiguration.soft, Duration.zero, RetryVerdict?.none),
+        (ReachabilityStatus.reachable, AutoRetryConfiguration.soft, Duration.zero, RetryDecision.Verdict?.none),
         (.unknown, .soft, .zero, nil),
         (.unreachable, .soft, .zero, .waitForNetwork(upTo: AutoRetryConfiguration.soft.maxNetworkWait)),
         (.unreachable, rules, .seconds(70), .waitForNetwork(upTo: .seconds(30))),  // what is left of the deadline
@@ -160,9 +160,9 @@ struct RetryDecisionTests {
         (.unreachable, AutoRetryConfiguration(maxRetryCount: 0, failWhenNotReachable: true), .zero, .giveUp(.notReachable)),
     ])
     func beforeAnAttempt(
-        reachability: ReachabilityStatus, configuration: AutoRetryConfiguration, elapsed: Duration, expected: RetryVerdict?
+        reachability: ReachabilityStatus, configuration: AutoRetryConfiguration, elapsed: Duration, expected: RetryDecision.Verdict?
     ) {
-        let input = RetryInput(
+        let input = RetryDecision.Input(
             configuration: configuration, retriesSoFar: 0, method: .get, failure: .other, reachability: reachability,
             elapsed: elapsed)
         #expect(RetryDecision.beforeAttempt(input) == expected)

@@ -1,7 +1,7 @@
 @testable import BrickCore
 @testable import BrickCurl
 import BrickTransport
-import Bricks
+@testable import Bricks
 import CCurl
 import CNetlink
 import Foundation

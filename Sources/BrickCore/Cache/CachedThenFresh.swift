@@ -32,10 +32,10 @@ extension RequestType where Self: ResponseType {
     }
 }
 
-extension DispatchPlan {
+extension CallPlan {
     /// This plan with another cache mode.
-    func with(cacheMode: CacheMode) -> DispatchPlan {
-        DispatchPlan(
+    func with(cacheMode: CacheMode) -> CallPlan {
+        CallPlan(
             request: request, requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
             owner: owner)

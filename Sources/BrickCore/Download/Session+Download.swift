@@ -5,7 +5,7 @@ extension Session {
     /// request after a failure the retry rules allow (and in a later call, even in another process), and
     /// moved into place only when complete. A download that fails before its first byte leaves no file.
     func download(
-        _ plan: DispatchPlan, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
+        _ plan: CallPlan, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(BrickError) -> DownloadResult {
         let base = try plan.request.get()
         let file: PartialFile

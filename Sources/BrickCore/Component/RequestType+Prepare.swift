@@ -20,50 +20,15 @@ extension RequestType {
     }
 
     /// Everything the session needs to run the request, taken from the component now, all `Sendable`.
-    func makePlan() -> DispatchPlan {
+    package func makePlan() -> CallPlan {
         let request: Result<TransportRequest, BrickError>
         do { request = .success(try makeTransportRequest()) } catch { request = .failure(error) }
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
         if let authentication { interceptors.append(authentication) }
-        return DispatchPlan(
+        return CallPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
             cacheMode: cacheMode, validation: validation, owner: ObjectIdentifier(self))
-    }
-}
-
-/// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
-/// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
-///
-/// A class, never changed once made: the pipeline's steps and closures each hold the plan, and sharing one
-/// costs a reference count where copying its dozen references cost a dozen.
-final class DispatchPlan: Sendable {
-    let request: Result<TransportRequest, BrickError>
-    let requestType: any Any.Type
-    let modifiers: [any RequestModifier]
-    let interceptors: [any Interceptor]
-    let requestLogging: RequestLogging?
-    let autoRetryConfiguration: AutoRetryConfiguration
-    let idempotency: Idempotency
-    let cacheMode: CacheMode
-    let validation: ResponseValidation
-    let owner: ObjectIdentifier?
-
-    init(
-        request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
-        interceptors: [any Interceptor], requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration,
-        idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, owner: ObjectIdentifier?
-    ) {
-        self.request = request
-        self.requestType = requestType
-        self.modifiers = modifiers
-        self.interceptors = interceptors
-        self.requestLogging = requestLogging
-        self.autoRetryConfiguration = autoRetryConfiguration
-        self.idempotency = idempotency
-        self.cacheMode = cacheMode
-        self.validation = validation
-        self.owner = owner
     }
 }
 

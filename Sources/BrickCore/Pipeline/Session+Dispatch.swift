@@ -7,18 +7,18 @@ extension Session {
     /// ``RedirectingTransfer``, which keeps each hop's cookies.
     nonisolated(nonsending) func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         guard request.options.followRedirects, configuration.cookies == nil, !takesFullPath else {
-            return try await collect(makeTransfer(for: request), route: request.route, ownerID: ownerID)
+            return try await awaitResponse(of: makeTransfer(for: request), route: request.route, ownerID: ownerID)
         }
-        let first = try await collect(makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
+        let first = try await awaitResponse(of: makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
         let next: TransportRequest?
         do { next = try RedirectRule.next(after: first.head, of: request, hops: 0) } catch { throw .transport(error) }
         guard let next else { return first }
         let following = RedirectingTransfer(transport: transport, request: next, hopsBefore: 1)
-        return try await collect(following, route: next.route, ownerID: ownerID)
+        return try await awaitResponse(of: following, route: next.route, ownerID: ownerID)
     }
 
     /// Registers `transfer` (so that cancelling its owner or losing its route ends it) and collects its response.
-    private nonisolated(nonsending) func collect(_ transfer: any TransportTransfer, route: RequestRoute, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
+    private nonisolated(nonsending) func awaitResponse(of transfer: any TransportTransfer, route: RequestRoute, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         guard let id = registry.add(transfer, owner: ownerID, abortableRoute: route) else { throw .shutDown }
         defer { registry.remove(id) }
         do { return try await transfer.response() } catch { throw .transport(error) }
@@ -34,7 +34,7 @@ extension Session {
     /// rules apply until the response head arrives. The events up to the head are read ahead and handed on
     /// first, so that nothing reaches the caller from an attempt that failed; after the head, a failure ends
     /// the stream.
-    func stream(_ plan: DispatchPlan) -> ResponseStream {
+    package func stream(_ plan: CallPlan) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
             let base = try plan.request.get()
             let interceptors = self.interceptors(for: plan)

@@ -50,10 +50,10 @@ extension Session {
         stream(plan(for: request, retry: retry, idempotency: idempotency, validation: .none, owner: owner))
     }
 
-    func plan(
+    package func plan(
         for request: TransportRequest, retry: AutoRetryConfiguration, idempotency: Idempotency,
         validation: ResponseValidation, owner: Component?
-    ) -> DispatchPlan {
+    ) -> CallPlan {
         var prepared = request
         prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
         prepared.options = request.options.applied(over: configuration.transportOptions)
@@ -61,7 +61,7 @@ extension Session {
         prepared.headers.merge(request.headers)
         if case .key(let header) = idempotency, prepared.headers[header] == nil { prepared.headers[header] = UUID().uuidString }
         prepared.mayBeSentTwice = idempotency.allowsRepeat(of: request.method)
-        return DispatchPlan(
+        return CallPlan(
             request: .success(prepared), requestType: TransportRequest.self, modifiers: [], interceptors: [],
             requestLogging: nil, autoRetryConfiguration: retry, idempotency: idempotency, cacheMode: .default,
             validation: validation, owner: owner.map(ObjectIdentifier.init))

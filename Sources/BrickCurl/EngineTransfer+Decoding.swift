@@ -5,7 +5,7 @@ import FoundationEssentials
 /// A body in a content coding, decoded by the engine itself (libcurl hands the bytes over as they came):
 /// all of it for a collected body; for a stream, only while its consumer has room, so that what waits for a
 /// slow consumer is at most one of libcurl's writes of compressed bytes, never their expansion.
-extension EasyTransfer {
+extension EngineTransfer {
     /// How far decoding got.
     enum DecodingProgress {
         /// Everything that arrived is decoded and handed on.

@@ -21,7 +21,7 @@ struct RetryState: Sendable {
     /// What the call fails with when the rules give up after `error` (`nil` before any attempt): the plain
     /// error when the first attempt failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)``
     /// with every attempt.
-    func failure(_ why: RetryGiveUp, error: BrickError?, attempts: [AttemptRecord]) -> BrickError {
+    func failure(_ why: RetryDecision.GiveUp, error: BrickError?, attempts: [AttemptRecord]) -> BrickError {
         let reason: RetryFailure.Reason
         switch why {
         case .notRetryable, .notIdempotent:
@@ -67,8 +67,8 @@ extension Session {
     /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
     /// a lost network could explain the failure.
     @inline(never)
-    nonisolated(nonsending) func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict {
-        let failure: RetryFailureKind
+    nonisolated(nonsending) func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryDecision.Verdict {
+        let failure: RetryDecision.FailureKind
         switch error.rootCause {
         case .transport(let transport): failure = .transport(transport.kind)
         case .validation(_, let response): failure = .status(response.head)
@@ -76,7 +76,7 @@ extension Session {
         }
         let reachability = RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty
             ? await reachability.status(of: state.host) : .reachable
-        return RetryDecision.decide(RetryInput(
+        return RetryDecision.decide(RetryDecision.Input(
             configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,
             now: Date(), jitter: Double.random(in: 0..<1)))
@@ -85,15 +85,15 @@ extension Session {
     /// The rules' verdict before an attempt (``RetryDecision/beforeAttempt(_:)``): `nil` to go ahead, or
     /// wait for the network, or give up. Asks the host's reachability once.
     @inline(never)
-    nonisolated(nonsending) func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryVerdict? {
+    nonisolated(nonsending) func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryDecision.Verdict? {
         guard !state.host.isEmpty else { return nil }
-        return RetryDecision.beforeAttempt(RetryInput(
+        return RetryDecision.beforeAttempt(RetryDecision.Input(
             configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
             elapsed: state.stopwatch.elapsed))
     }
 
-    /// Carries out ``RetryVerdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
+    /// Carries out ``RetryDecision/Verdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
     /// `limit` passes on the session's clock, or the task is cancelled. Tells the retry observer when the
     /// wait starts and when the network returned.
     @inline(never)

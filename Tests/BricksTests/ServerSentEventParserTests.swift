@@ -1,4 +1,4 @@
-import BrickCore
+import Bricks
 import BrickTransport
 import Testing
 

@@ -37,7 +37,7 @@ extension ResponseStream {
 extension ServerSentEvents {
     /// Events of `plan`'s request, sent with `Accept: text/event-stream` (unless it names another), each
     /// reconnection with `Last-Event-ID`; reconnecting only when the request may be sent twice.
-    init(plan: DispatchPlan, session: Session, maxEventSize: Int) {
+    init(plan: CallPlan, session: Session, maxEventSize: Int) {
         let accepting = plan.withHeaders { if $0["Accept"] == nil { $0["Accept"] = "text/event-stream" } }
         let repeatable = (try? plan.request.get())?.mayBeSentTwice ?? false
         self.init(
@@ -46,20 +46,5 @@ extension ServerSentEvents {
             },
             reconnection: repeatable ? Reconnection(rules: plan.autoRetryConfiguration, clock: session.configuration.clock) : nil,
             maxEventSize: maxEventSize)
-    }
-}
-
-extension DispatchPlan {
-    /// The same plan, its request's headers changed by `change`.
-    func withHeaders(_ change: (inout HTTPHeaders) -> Void) -> DispatchPlan {
-        DispatchPlan(
-            request: request.map { request in
-                var request = request
-                change(&request.headers)
-                return request
-            },
-            requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
-            autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
-            validation: validation, owner: owner)
     }
 }

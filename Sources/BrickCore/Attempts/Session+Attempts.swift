@@ -1,60 +1,3 @@
-/// How one attempt of a call ended, as the attempt loop sees it. (What a successful attempt produced —
-/// a value, a stream, a file — stays with the caller: the loop is not generic, so that it is compiled once.)
-struct Attempt: Sendable {
-    enum Outcome: Sendable {
-        /// The call is over: it succeeded.
-        case done
-        /// The attempt failed; the request's retry rules decide what follows.
-        case failed(BrickError)
-        /// An interceptor (`.replay`), an error handler (`.retry`) or a download (a range that no longer fits)
-        /// asks for the request to go again after `delay`; `error` is what the call fails with if it cannot.
-        case again(reason: String, delay: Duration, error: BrickError?)
-    }
-
-    /// The request as this attempt sent it (adapted by the interceptors).
-    var sent: TransportRequest
-    /// The response head, when one arrived.
-    var head: ResponseHead?
-    /// The whole response, for a collected call.
-    var response: TransportResponse?
-    var outcome: Outcome
-}
-
-extension Attempt {
-    /// The attempt as observers see its end.
-    var end: AttemptEnd {
-        let error: BrickError? = switch outcome {
-        case .done: nil
-        case .failed(let error): error
-        case .again(_, _, let error): error
-        }
-        return AttemptEnd(status: (head ?? response?.head)?.status, error: error)
-    }
-}
-
-/// What the attempt loop ends a call with.
-struct AttemptsOutcome: Sendable {
-    /// Why the call failed; `nil` when its last attempt was ``Attempt/Outcome/done``.
-    var error: BrickError?
-    /// Every attempt, oldest first.
-    var records: [AttemptRecord]
-    /// The last attempt, if one was made.
-    var last: Attempt?
-
-    /// The call as observers see its end.
-    var end: CallEnd { CallEnd(status: (last?.head ?? last?.response?.head)?.status, error: error, attempts: records.count) }
-}
-
-/// What the attempt loop needs to know of a call: its retry rules and idempotency, and its name for retry
-/// events.
-struct RepeatPolicy: Sendable {
-    let rules: AutoRetryConfiguration
-    let idempotency: Idempotency
-    let requestType: any Any.Type
-    /// The request's name in retry events: its type.
-    var requestName: String { String(describing: requestType) }
-}
-
 extension Session {
     /// The one loop that carries out a call's attempts — collected, streamed and downloaded calls alike.
     ///
@@ -185,7 +128,7 @@ extension Session {
     /// call with, or `nil` to go on.
     @inline(never)
     private func apply(
-        _ verdict: RetryVerdict, after error: BrickError, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest
+        _ verdict: RetryDecision.Verdict, after error: BrickError, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest
     ) -> BrickError? {
         guard let this = state.last else { return error }
         if case .giveUp(let why) = verdict {
@@ -230,7 +173,7 @@ extension Session {
     /// Returns `nil` to go on with the next attempt, or the error to end the call with.
     @inline(never)
     private nonisolated(nonsending) func carryOut(
-        _ verdict: RetryVerdict, _ plan: RepeatPolicy, _ state: RetryState?, records: [AttemptRecord]
+        _ verdict: RetryDecision.Verdict, _ plan: RepeatPolicy, _ state: RetryState?, records: [AttemptRecord]
     ) async -> BrickError? {
         switch verdict {
         case .retry(let delay):
@@ -253,7 +196,7 @@ extension Session {
     /// What a call ends with when the rules give up (``RetryState/failure(_:error:attempts:)``), told to the
     /// retry observer when it is a ``BrickError/gaveUp(_:)``.
     private func giveUp(
-        _ plan: RepeatPolicy, _ state: RetryState?, _ why: RetryGiveUp, error: BrickError?, records: [AttemptRecord]
+        _ plan: RepeatPolicy, _ state: RetryState?, _ why: RetryDecision.GiveUp, error: BrickError?, records: [AttemptRecord]
     ) -> BrickError {
         guard let state else { return error ?? .transport(.cancelled) }
         let failure = state.failure(why, error: error, attempts: records)
@@ -262,45 +205,9 @@ extension Session {
     }
 }
 
-extension DispatchPlan {
+extension CallPlan {
     /// What the attempt loop needs of the plan.
     var repeatPolicy: RepeatPolicy {
         RepeatPolicy(rules: autoRetryConfiguration, idempotency: idempotency, requestType: requestType)
     }
-}
-
-/// What the attempt loop keeps between its awaits: the retry rules' state, the attempts so far, the last one,
-/// what the last verdict asks for before the next attempt, and the clock that measures what each attempt
-/// waited before it went.
-struct LoopState {
-    var retry: RetryState?
-    var records: [AttemptRecord] = []
-    var last: Attempt?
-    /// What the last attempt's verdict asks for before the next one.
-    var pending: RetryVerdict?
-    /// The session's clock since the call began (the retry rules' own), or since the first repeat was asked
-    /// for: what each attempt waited before it went.
-    var watch: Stopwatch?
-    var lastEnd: Duration = .zero
-    var waitedBefore: Duration = .zero
-
-    init(retry: RetryState?) {
-        self.retry = retry
-        watch = retry?.stopwatch
-    }
-
-    mutating func noteAttemptStart() {
-        waitedBefore = watch.map { max(.zero, $0.elapsed - lastEnd) } ?? .zero
-    }
-
-    /// Records `this` attempt, ended with `error`; when it is to be repeated (`repeatReason`), starts the
-    /// clock of waits if none runs yet, and notes when this attempt ended.
-    mutating func record(_ this: Attempt, error: BrickError?, repeatReason: String? = nil, clock: any Clock<Duration> = ContinuousClock()) {
-        records.append(AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore))
-        guard repeatReason != nil else { return }
-        if watch == nil { watch = Stopwatch(clock) }
-        lastEnd = watch?.elapsed ?? .zero
-    }
-
-    func end(_ error: BrickError?) -> AttemptsOutcome { AttemptsOutcome(error: error, records: records, last: last) }
 }

@@ -7,10 +7,10 @@ import Glibc
 /// The engine thread's side of one transfer: the easy handle, the head being parsed, the collected body.
 /// Never leaves the engine thread; libcurl's callbacks reach it through an unretained pointer, and the
 /// engine's table keeps it alive until the handle has been removed from the multi handle.
-final class EasyTransfer {
+final class EngineTransfer {
     let handle: EasyHandle
-    let transfer: CurlTransfer
-    let mode: CurlTransfer.Mode
+    let transfer: CallerTransfer
+    let mode: CallerTransfer.Mode
     /// What the handle's standing options were set for: the handle may serve the next transfer that has it.
     let profile: HandleProfile
     /// Where accepted chunks are announced, so that the consumer is woken after the engine's pass.
@@ -58,7 +58,7 @@ final class EasyTransfer {
     /// How long the transfer waited for a free connection before it was handed to libcurl, in nanoseconds.
     @exclusivity(unchecked) var connectionWait: UInt64 = 0
 
-    init(handle: EasyHandle, kept: KeptRequestValues, transfer: CurlTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
+    init(handle: EasyHandle, kept: KeptRequestValues, transfer: CallerTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
         self.handle = handle
         keptValues = kept
         self.transfer = transfer
@@ -189,23 +189,23 @@ final class EasyTransfer {
     }
 }
 
-/// libcurl's C callbacks: they only find the ``EasyTransfer`` behind the context pointer and forward.
+/// libcurl's C callbacks: they only find the ``EngineTransfer`` behind the context pointer and forward.
 enum CurlCallbacks {
     static let write: brick_data_callback = { data, size, count, context in
         guard let context else { return 0 }
-        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        let easy = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue()
         return easy.receive(UnsafeRawBufferPointer(start: data, count: size * count))
     }
 
     static let read: brick_data_callback = { data, size, count, context in
-        guard let context, let data, let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
+        guard let context, let data, let upload = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue().upload
         else { return Int(CURL_READFUNC_ABORT) }
         return upload.read(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
     }
 
     static let seek: brick_seek_callback = { context, offset, origin in
         guard let context, origin == SEEK_SET,
-            let upload = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().upload
+            let upload = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue().upload
         else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
         return upload.seek(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
     }
@@ -221,7 +221,7 @@ enum CurlCallbacks {
 
     static let progress: brick_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
         guard let context else { return 0 }
-        Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue().progress(
+        Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue().progress(
             downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
             uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
         return 0
@@ -229,13 +229,13 @@ enum CurlCallbacks {
 
     static let header: brick_data_callback = { data, size, count, context in
         guard let context else { return 0 }
-        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        let easy = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue()
         return easy.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
     }
 
     static let prerequest: brick_prereq_callback = { context, _, _, _, _ in
         guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
-        let easy = Unmanaged<EasyTransfer>.fromOpaque(context).takeUnretainedValue()
+        let easy = Unmanaged<EngineTransfer>.fromOpaque(context).takeUnretainedValue()
         return easy.willSendRequest() ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
     }
 }

@@ -5,7 +5,7 @@ import FoundationEssentials
 ///
 /// The engine thread feeds it (head, chunks, the outcome); the caller waits on it; either side may end it.
 /// All shared state sits in one lock-protected ``State``.
-final class CurlTransfer: TransportTransfer, TransportEventSource {
+final class CallerTransfer: TransportTransfer, TransportEventSource {
     typealias Outcome = Result<TransportResponse, TransportError>
     typealias EventOutcome = Result<TransportEvent?, TransportError>
 
@@ -14,7 +14,7 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
     /// What the engine's write callback should do with a chunk.
     enum ChunkVerdict { case accepted, pause, abort }
 
-    fileprivate struct State {
+    struct State {
         var mode: Mode?
         var finished = false
         var cancelled = false
@@ -228,61 +228,5 @@ final class CurlTransfer: TransportTransfer, TransportEventSource {
         }
         if resumeEngine { transport.engine.mailbox.post(.resume(self)) }
         if let waiter, let ready { waiter.resume(returning: ready) }
-    }
-}
-
-extension CurlTransfer.State {
-    /// Queues body bytes: added to the body chunk the consumer has not read yet, when there is one (only
-    /// progress reports after it), so that a consumer behind by several of libcurl's writes (16 KiB each,
-    /// whatever the receive buffer) takes them as one chunk rather than one event each.
-    fileprivate mutating func appendBody(_ bytes: UnsafeRawBufferPointer) {
-        var index = events.count - 1
-        while index >= 0, events[index].isProgress { index -= 1 }
-        guard index >= 0, case .body(var chunk) = events[index] else {
-            events.append(.body(Data(bytes)))
-            return
-        }
-        events[index] = .end(TransferMetrics())  // a placeholder, so that `chunk` holds the only reference
-        chunk.append(bytes.assumingMemoryBound(to: UInt8.self))
-        events[index] = .body(chunk)
-    }
-
-    /// Takes what the consumer reads next: the first event, else the failure, else the end; `nil` when
-    /// there is nothing yet. Also says whether the engine should unpause a transfer now that the queue
-    /// has drained below half of `bufferSize`.
-    fileprivate mutating func takeReady(bufferSize: Int) -> (CurlTransfer.EventOutcome?, resumeEngine: Bool) {
-        if !events.isEmpty {
-            let event = events.removeFirst()  // a short queue: the buffer cap bounds it
-            var resumeEngine = false
-            if case .body(let chunk) = event {
-                queuedBytes -= chunk.count
-                if pausedByEngine && queuedBytes <= bufferSize / 2 {
-                    pausedByEngine = false
-                    resumeEngine = true
-                }
-            }
-            return (.success(event), resumeEngine)
-        }
-        if let failure { return (.failure(failure), false) }
-        if ended { return (.success(nil), false) }
-        return (nil, false)
-    }
-}
-
-extension TransportEvent {
-    /// Whether this is a progress report.
-    fileprivate var isProgress: Bool {
-        switch self {
-        case .uploadProgress, .downloadProgress: true
-        default: false
-        }
-    }
-
-    /// Whether both are progress reports of the same direction.
-    fileprivate func isProgress(like other: TransportEvent) -> Bool {
-        switch (self, other) {
-        case (.uploadProgress, .uploadProgress), (.downloadProgress, .downloadProgress): true
-        default: false
-        }
     }
 }

@@ -1,0 +1,49 @@
+/// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
+/// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
+///
+/// A class, never changed once made: the pipeline's steps and closures each hold the plan, and sharing one
+/// costs a reference count where copying its dozen references cost a dozen.
+package final class CallPlan: Sendable {
+    package let request: Result<TransportRequest, BrickError>
+    let requestType: any Any.Type
+    let modifiers: [any RequestModifier]
+    let interceptors: [any Interceptor]
+    let requestLogging: RequestLogging?
+    package let autoRetryConfiguration: AutoRetryConfiguration
+    let idempotency: Idempotency
+    let cacheMode: CacheMode
+    let validation: ResponseValidation
+    let owner: ObjectIdentifier?
+
+    init(
+        request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
+        interceptors: [any Interceptor], requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration,
+        idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, owner: ObjectIdentifier?
+    ) {
+        self.request = request
+        self.requestType = requestType
+        self.modifiers = modifiers
+        self.interceptors = interceptors
+        self.requestLogging = requestLogging
+        self.autoRetryConfiguration = autoRetryConfiguration
+        self.idempotency = idempotency
+        self.cacheMode = cacheMode
+        self.validation = validation
+        self.owner = owner
+    }
+}
+
+extension CallPlan {
+    /// The same plan, its request's headers changed by `change`.
+    package func withHeaders(_ change: (inout HTTPHeaders) -> Void) -> CallPlan {
+        CallPlan(
+            request: request.map { request in
+                var request = request
+                change(&request.headers)
+                return request
+            },
+            requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
+            autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
+            validation: validation, owner: owner)
+    }
+}

@@ -1,0 +1,103 @@
+import FoundationEssentials
+
+extension Session {
+    /// One attempt of a collected call: adapt, send (through the cache step), process (interceptors in
+    /// reverse order, which may replay), validate, serialize, and on failure the error handlers (which may
+    /// replace the error, recover with a response, or retry).
+    @inline(never)
+    nonisolated(nonsending) func attempt(
+        _ plan: CallPlan, interceptors: [any Interceptor], cacheStep: CacheStep?, context: RequestContext,
+        _ serialize: Serialize
+    ) async -> Attempt {
+        var context = context
+        let outcome: ResponseOutcome
+        do {
+            context.request = try await adapt(interceptors, context: context)
+            outcome = await send(context.request, owner: plan.owner, cacheStep: cacheStep)
+        } catch {
+            outcome = .failure(error)
+        }
+        return await conclude(outcome, plan, interceptors: interceptors, context: context, serialize)
+    }
+
+    /// Sends the attempt's request, through the cache step when there is one.
+    @inline(never)
+    private nonisolated(nonsending) func send(_ request: TransportRequest, owner: ObjectIdentifier?, cacheStep: CacheStep?) async -> ResponseOutcome {
+        cacheStep?.willSend()
+        let outcome = await sendOutcome(request, owner: owner)
+        guard let cacheStep else { return outcome }
+        return await cacheStep.absorb(outcome, sent: request)
+    }
+
+    /// The rest of an attempt once its outcome came: process, validate, serialize, and the error handlers.
+    @inline(never)
+    private nonisolated(nonsending) func conclude(
+        _ outcome: ResponseOutcome, _ plan: CallPlan, interceptors: [any Interceptor], context: RequestContext,
+        _ serialize: Serialize
+    ) async -> Attempt {
+        var outcome = outcome
+        func ended(_ end: Attempt.Outcome) -> Attempt {
+            Attempt(sent: context.request, head: outcome.head, response: outcome.response, outcome: end)
+        }
+        for interceptor in interceptors.reversed() {
+            switch await interceptor.process(outcome, context: context) {
+            case .proceed(let next): outcome = next
+            case .replay(let reason): return ended(.again(reason: reason, delay: .zero, error: outcome.error))
+            }
+        }
+        var result = Self.validateAndSerialize(outcome, plan, serialize)
+        if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty || takesFullPath {
+            switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
+            case .unhandled: break
+            case .fail(let replacement): result = .failure(replacement)
+            case .recover(let response):
+                outcome = .success(response)
+                result = Self.serialize(response, serialize)
+            case .retry(let delay, let reason): return ended(.again(reason: reason, delay: delay, error: error))
+            }
+        }
+        switch result {
+        case .success:
+            return ended(.done)
+        case .failure(let error): return ended(.failed(error))
+        }
+    }
+
+    private nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
+        do {
+            var response = try await transfer(request, ownerID: owner)
+            response.call = CallLine(request)
+            return .success(response)
+        } catch {
+            return .failure(error.naming(CallLine(request)))
+        }
+    }
+
+    static func validateAndSerialize(_ outcome: ResponseOutcome, _ plan: CallPlan, _ serialize: Serialize) -> Result<Void, BrickError> {
+        switch outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let response):
+            do { try plan.validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+            return Self.serialize(response, serialize)
+        }
+    }
+
+    private static func serialize(_ response: TransportResponse, _ serialize: Serialize) -> Result<Void, BrickError> {
+        do throws(BrickError) { try serialize(response) } catch { return .failure(error) }
+        return .success(())
+    }
+}
+
+extension Result where Failure == BrickError {
+    var error: BrickError? { if case .failure(let error) = self { error } else { nil } }
+}
+
+extension Result where Success == TransportResponse, Failure == BrickError {
+    var response: TransportResponse? {
+        switch self {
+        case .success(let response): response
+        case .failure(let error): error.response
+        }
+    }
+    var head: ResponseHead? { response?.head }
+}

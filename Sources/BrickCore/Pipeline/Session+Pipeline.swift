@@ -1,0 +1,98 @@
+import FoundationEssentials
+
+extension Session {
+    /// Runs `plan` through the pipeline until it ends: interceptors adapt the request, the transport sends
+    /// it, interceptors process the outcome (and may replay it), validation and `serializer` turn it into
+    /// a value, and error handlers may replace a failure or retry. Never throws: the outcome is in the result.
+    ///
+    /// Only this wrapper knows `Value`: the pipeline under it is compiled once, not looked up by type at
+    /// run time for every request.
+    func run<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+        var value: Value?
+        let outcome = await collect(plan) { response throws(BrickError) in value = try serializer.serialize(response) }
+        let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
+            .success(value)
+        } else {
+            .failure(.transport(.cancelled))  // not reached: a call that succeeded has its value
+        }
+        return DataResponse(
+            request: outcome.request, response: outcome.response, result: result, attempts: outcome.attempts,
+            cacheStatus: outcome.cacheStatus)
+    }
+
+    /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
+    /// makes (the result here only says whether it failed).
+    private func collect(_ plan: CallPlan, serialize: Serialize) async -> DataResponse<Void> {
+        let base: TransportRequest
+        switch plan.request {
+        case .success(let request): base = request
+        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
+        }
+        guard let cache = configuration.responseCache else { return await collectAttempts(plan, base: base, cacheStep: nil, serialize) }
+        return await collectThroughCache(plan, base: base, cache: cache, serialize)
+    }
+
+    /// Turns a response into the caller's value, kept by the closure; throws what serialization threw.
+    typealias Serialize = (TransportResponse) throws(BrickError) -> Void
+
+    /// The pipeline's attempts (``runAttempts(_:base:_:)``), with `cacheStep` (if any) storing answers and
+    /// swapping `304`s.
+    ///
+    /// This and every async step under it is never inlined, and does little besides its awaits: an async
+    /// function's frame holds the values of everything inlined into it, and the frames of the whole chain stay
+    /// allocated while the request is on its way (written inline, ~40 KB per request in flight).
+    @inline(never)
+    func collectAttempts(_ plan: CallPlan, base: TransportRequest, cacheStep: CacheStep?, _ serialize: Serialize) async -> DataResponse<Void> {
+        let interceptors = interceptors(for: plan)
+        let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous in
+            await attempt(plan, interceptors: interceptors, cacheStep: cacheStep, context: context(for: plan, request: base, attempt: number, previousAttempts: previous), serialize)
+        }
+        return Self.response(of: outcome)
+    }
+
+    /// The call's response: its last attempt's request and response, whether it failed, and every attempt.
+    @inline(never)
+    private static func response(of outcome: AttemptsOutcome) -> DataResponse<Void> {
+        let result: Result<Void, BrickError> = if let error = outcome.error { .failure(error) } else { .success(()) }
+        return DataResponse(request: outcome.last?.sent, response: outcome.last?.response, result: result, attempts: outcome.records)
+    }
+
+    /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
+    func pause(for delay: Duration) async -> Bool {
+        guard delay > .zero else { return true }
+        do { try await configuration.clock.sleep(for: delay) } catch { return false }
+        return true
+    }
+
+    /// The context of attempt number `attempt` of `plan`, whose request is `request`.
+    @inline(never)
+    func context(
+        for plan: CallPlan, request: TransportRequest, attempt: Int = 1, previousAttempts: [AttemptRecord] = []
+    ) -> RequestContext {
+        RequestContext(
+            requestType: plan.requestType, attempt: attempt, previousAttempts: previousAttempts,
+            modifiers: plan.modifiers + configuration.interceptors, requestLogging: plan.requestLogging,
+            autoRetryConfiguration: plan.autoRetryConfiguration, request: request, sessionBaseURL: configuration.baseURL)
+    }
+
+    /// The session's and the plan's interceptors, in running order.
+    func interceptors(for plan: CallPlan) -> [any Interceptor] {
+        (configuration.interceptors + plan.interceptors).inRunningOrder()
+    }
+
+    /// `plan`'s request as its first attempt sends it: built, then adapted (for streams and inspection).
+    func firstAttemptRequest(_ plan: CallPlan) async throws(BrickError) -> TransportRequest {
+        try await adapt(interceptors(for: plan), context: context(for: plan, request: try plan.request.get()))
+    }
+
+    /// `context.request` adapted by `interceptors`, in order.
+    @inline(never)
+    nonisolated(nonsending) func adapt(_ interceptors: [any Interceptor], context: RequestContext) async throws(BrickError) -> TransportRequest {
+        var request = context.request
+        configuration.cookies?.attach(to: &request)  // first, so that interceptors, logs and the cache see them
+        do {
+            for interceptor in interceptors { try await interceptor.adapt(&request, context: context) }
+        } catch let error as BrickError { throw error } catch { throw .interceptor(error) }
+        return request
+    }
+}

@@ -1,0 +1,34 @@
+import BrickTransport
+import CCurl
+
+/// How the engine loop ends: every transfer it holds or queues is told that the transport shut down, and
+/// libcurl's handles are freed.
+extension EngineLoop {
+    func deliver(_ transfer: CallerTransfer, failure: TransportError) {
+        switch transfer.mode {
+        case .collect: transfer.complete(.failure(failure))
+        case .stream: transfer.fail(failure)
+        }
+    }
+
+    /// Frees the multi handle of a loop that never ran (no thread could be started for it).
+    func abandon() { shutdown() }
+
+    func shutdown() {
+        let failure = TransportError(.cancelled, message: "the transport has shut down")
+        for command in mailbox.close() {
+            if case .start(let transfer) = command { deliver(transfer, failure: failure) }
+        }
+        for transfer in admission.drain() { deliver(transfer, failure: failure) }
+        for easy in Array(byTransfer.values) {
+            remove(easy)
+            deliver(easy.transfer, failure: failure)
+        }
+        for (easy, _) in draining.values { deliver(easy.transfer, failure: failure) }
+        draining.removeAll()
+        idleHandles.drain()
+        curl_multi_cleanup(multi)
+        pools.drain()
+        stopped.signal()
+    }
+}
