@@ -64,23 +64,26 @@ let package = Package(
         ),
         // Non-variadic wrappers for curl_easy_setopt/getinfo and curl_multi_setopt; no logic.
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        // The operating system's calls, one file per concern (files, threads and locks, signals, time, sockets,
+        // wake-ups): the only library code that imports Glibc, apart from the netlink monitor.
+        .target(name: "BrickSystem", swiftSettings: strict),
         // The seam between the core and any transport: request/response values, the typed error, the protocol.
-        .target(name: "BrickTransport", swiftSettings: strict),
+        .target(name: "BrickTransport", dependencies: ["BrickSystem"], swiftSettings: strict),
         // The system's decoders for content codings (zlib, brotli, zstd), which the engine runs itself.
         .target(name: "CContentCoding", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("brotlidec"), .linkedLibrary("zstd")]),
         // The only Swift code that talks to libcurl: one engine thread driving curl's multi interface.
-        .target(name: "BrickCurl", dependencies: ["BrickTransport", "CCurlShim", "CCurl", "CContentCoding"], swiftSettings: strict),
+        .target(name: "BrickCurl", dependencies: ["BrickSystem", "BrickTransport", "CCurlShim", "CCurl", "CContentCoding"], swiftSettings: strict),
         // rtnetlink message building and parsing for the reachability monitor (the NLMSG_* macros); no policy.
         .target(name: "CNetlink"),
         // Reachability on Linux: an rtnetlink monitor and a per-host route check.
-        .target(name: "BrickReachability", dependencies: ["BrickTransport", "CNetlink"], swiftSettings: strict),
+        .target(name: "BrickReachability", dependencies: ["BrickSystem", "BrickTransport", "CNetlink"], swiftSettings: strict),
         // The public suffix list of the system's libpsl (Debian's libpsl-dev), for the cookie jar's Domain check.
         .target(name: "CPublicSuffix", linkerSettings: [.linkedLibrary("psl")]),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickTransport", "CPublicSuffix"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickSystem", "BrickTransport", "CPublicSuffix"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
-            name: "Bricks", dependencies: ["BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
+            name: "Bricks", dependencies: ["BrickSystem", "BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
             swiftSettings: strict),
         // What users import: the core and the stock bricks.
         .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
@@ -110,11 +113,11 @@ let package = Package(
         // The system's SQLite (Debian's libsqlite3-dev), for the durable queue.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Requests that outlive the process: a delivery queue in a SQLite database.
-        .target(name: "BrickQueue", dependencies: ["BrickCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "BrickQueue", dependencies: ["BrickSystem", "BrickCore", "CSQLite"], swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
-        .target(name: "BrickTesting", dependencies: ["BrickCore"], swiftSettings: strict),
+        .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
-        .target(name: "LoopbackServer", dependencies: ["BrickTransport"], swiftSettings: strict),
+        .target(name: "LoopbackServer", dependencies: ["BrickSystem", "BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
         .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore"], swiftSettings: strict),
         .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], swiftSettings: strict),

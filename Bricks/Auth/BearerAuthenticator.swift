@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// Sets `Authorization: Bearer <token>` on every attempt addressed where its ``scope`` allows (by default

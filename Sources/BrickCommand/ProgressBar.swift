@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickSystem
 import BrickTransport
 import Glibc
 

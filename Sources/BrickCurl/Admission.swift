@@ -1,5 +1,5 @@
+import BrickSystem
 import BrickTransport
-import Glibc
 
 /// Transfers to a host whose connections are all busy wait here, as their request alone, until one is free
 /// (engine thread only).
@@ -138,11 +138,7 @@ struct Admission {
     }
 
     /// The monotonic clock, in nanoseconds.
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
+    static func now() -> UInt64 { monotonicNanoseconds() }
 
     /// When a transfer waiting since `now` fails: its connect timeout, or its whole timeout if shorter.
     private static func deadline(of transfer: CallerTransfer, from now: UInt64) -> UInt64 {

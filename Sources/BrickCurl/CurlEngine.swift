@@ -1,6 +1,6 @@
+import BrickSystem
 import CCurl
 import CCurlShim
-import Glibc
 
 /// Owns the engine thread. Other threads talk to it only through ``mailbox``.
 final class CurlEngine: Sendable {
@@ -42,9 +42,9 @@ final class CurlEngine: Sendable {
 
     /// The engine thread until it is joined (``shutdownAndWait()``) or detached (when the engine goes away
     /// without one); `nil` after either.
-    private let thread: Locked<pthread_t?>
+    private let thread: Locked<JoinableThread?>
 
-    deinit { thread.withLock { $0 }.map { _ = pthread_detach($0) } }
+    deinit { thread.withLock { $0 }?.detach() }
 
     /// Asks the engine thread to cancel what runs, free everything and end.
     func shutdown() { mailbox.post(.shutdown) }
@@ -58,7 +58,7 @@ final class CurlEngine: Sendable {
             defer { thread = nil }
             return thread
         }
-        if let joinable { pthread_join(joinable, nil) }
+        joinable?.join()
     }
 }
 

@@ -1,7 +1,6 @@
 import BrickTransport
 import CCurl
 import CCurlShim
-import Glibc
 
 extension EngineTransfer {
     /// Reads timings, reuse, redirects and sizes from the finished handle.
@@ -31,8 +30,10 @@ extension EngineTransfer {
             // Without redirects it is the request's URL: share that string rather than making another.
             var requested = transfer.request.url
             let same = requested.withUTF8 { bytes in
-                guard let start = bytes.baseAddress else { return url.pointee == 0 }
-                return strlen(url) == bytes.count && memcmp(url, start, bytes.count) == 0
+                // Byte by byte: a shorter C string differs at its terminator (a URL holds no NUL), so no
+                // byte past it is read.
+                for index in bytes.indices where UInt8(bitPattern: url[index]) != bytes[index] { return false }
+                return url[bytes.count] == 0
             }
             metrics.effectiveURL = same ? requested : String(cString: url)
         }

@@ -1,7 +1,7 @@
+import BrickSystem
 import BrickTransport
 import CCurl
 import CCurlShim
-import Glibc
 
 /// The engine thread's loop: applies commands, drives `curl_multi_perform`, hands out finished transfers,
 /// and sleeps in `curl_multi_poll` until a socket is ready, a timer is due, or the mailbox wakes it.
@@ -42,7 +42,7 @@ final class EngineLoop {
     }
 
     func run() {
-        blockBrokenPipeSignals()
+        blockBrokenPipeSignalsOnThisThread()  // libcurl writes to sockets (through OpenSSL too) only here
         while applyCommands() {
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
@@ -68,17 +68,6 @@ final class EngineLoop {
             }
         }
         shutdown()
-    }
-
-    /// Blocks SIGPIPE on this thread: a write to a socket the peer reset raises it for the writing thread,
-    /// and libcurl writes (through OpenSSL too) only here. Blocked, it stays pending on this thread, which
-    /// drops it when it ends, instead of killing the process; the rest of the process keeps its own
-    /// disposition, and so do the programs it spawns.
-    private func blockBrokenPipeSignals() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
     }
 
     /// Applies queued commands; `false` when the engine must stop.

@@ -1,6 +1,6 @@
+import BrickSystem
 import BrickTransport
 import CCurl
-import Glibc
 
 /// What other threads ask of the engine thread.
 enum EngineCommand: Sendable {
@@ -25,24 +25,17 @@ final class EngineMailbox: Sendable {
     }
 
     private let state = Locked(State())
-    /// The engine's wake-up eventfd: non-blocking, so that neither a signal nor a drain can ever block, and
-    /// close-on-exec from its creation, so that no process spawned meanwhile inherits it.
-    let wakeupFD: Int32
-
-    /// `eventfd(2)`, which Swift's Glibc module does not export: looked up at run time.
-    private static let eventFD: (@convention(c) (UInt32, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "eventfd") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UInt32, Int32) -> Int32).self)
-    }()
+    /// The engine's wake-up counter (an eventfd).
+    private let wakeup: EventCounter
+    /// The descriptor the engine polls beside libcurl's sockets.
+    var wakeupFD: Int32 { wakeup.descriptor }
 
     /// - Returns: `nil` if the system refuses an eventfd (out of file descriptors).
     init?() {
-        // EFD_CLOEXEC and EFD_NONBLOCK are O_CLOEXEC and O_NONBLOCK on Linux.
-        guard let descriptor = Self.eventFD?(0, O_CLOEXEC | O_NONBLOCK), descriptor >= 0 else { return nil }
-        wakeupFD = descriptor
+        guard let wakeup = EventCounter() else { return nil }
+        self.wakeup = wakeup
     }
 
-    deinit { Glibc.close(wakeupFD) }
 
     /// Queues `command` and wakes the engine if it sleeps. Returns `false` once the engine has shut down.
     @discardableResult
@@ -54,10 +47,7 @@ final class EngineMailbox: Sendable {
             state.sleeping = false
             return (true, true)
         }
-        if wake {
-            var one: UInt64 = 1
-            _ = write(wakeupFD, &one, 8)  // EAGAIN only when the counter is full: the engine is woken anyway
-        }
+        if wake { wakeup.signal() }
         return accepted
     }
 
@@ -82,8 +72,7 @@ final class EngineMailbox: Sendable {
 
     /// Resets the eventfd after it woke the engine (engine thread): one read takes the whole count.
     func acknowledgeWakeup() {
-        var count: UInt64 = 0
-        _ = read(wakeupFD, &count, 8)
+        wakeup.reset()
     }
 
     /// Refuses further commands and returns those still queued.

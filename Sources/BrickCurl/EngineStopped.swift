@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// Raised once by the engine thread when its loop has ended and libcurl's multi handle (with every

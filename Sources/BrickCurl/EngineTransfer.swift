@@ -1,8 +1,8 @@
+import BrickSystem
 import BrickTransport
 import CCurl
 import CCurlShim
 import FoundationEssentials
-import Glibc
 
 /// The engine thread's side of one transfer: the easy handle, the head being parsed, the collected body.
 /// Never leaves the engine thread; libcurl's callbacks reach it through an unretained pointer, and the
@@ -215,7 +215,7 @@ enum CurlCallbacks {
     /// libcurl closed it (the server would never see the close).
     static let openSocket: brick_opensocket_callback = { _, _, address in
         guard let address else { return CURL_SOCKET_BAD }
-        let fd = socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+        let fd = openSocketClosedOnExec(family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
         return fd >= 0 ? fd : CURL_SOCKET_BAD
     }
 

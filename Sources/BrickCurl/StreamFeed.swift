@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 import FoundationEssentials
 

@@ -1,7 +1,7 @@
+import BrickSystem
 import BrickTransport
 import CCurl
 import FoundationEssentials
-import Glibc
 
 /// A request body as libcurl's read callback consumes it, on the engine thread: in-memory parts are copied
 /// out, files are read with `pread` from descriptors opened when the transfer starts, and stream parts are
@@ -9,7 +9,7 @@ import Glibc
 final class UploadSource {
     private enum Piece {
         case bytes(Data)
-        case file(descriptor: Int32, length: Int64, path: String)
+        case file(descriptor: FileDescriptor, length: Int64, path: String)
         case stream(StreamFeed, length: Int64?)
     }
 
@@ -48,7 +48,7 @@ final class UploadSource {
     deinit {
         feeders.forEach { $0.cancel() }
         for case .stream(let feed, _) in pieces { feed.stop() }
-        for case .file(let descriptor, _, _) in pieces { close(descriptor) }
+        for case .file(let file, _, _) in pieces { file.close() }
     }
 
     /// Whether the body can be sent again from the start (no stream part).
@@ -63,14 +63,14 @@ final class UploadSource {
                 count = min(buffer.count, bytes.count - Int(offset))
                 let start = bytes.startIndex + Int(offset)
                 bytes.copyBytes(to: buffer, from: start..<(start + count))
-            case .file(let descriptor, let length, let path):
+            case .file(let file, let length, let path):
                 let wanted = Int(min(Int64(buffer.count), length - offset))
                 guard wanted > 0 else { count = 0; break }
-                let got = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
-                guard got > 0 else {
-                    return abort("\(path) ended or failed after \(offset) of \(length) bytes (errno \(errno))")
+                switch file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]), at: offset) {
+                case .success(let got) where got > 0: count = got
+                case .success: return abort("\(path) ended after \(offset) of \(length) bytes")
+                case .failure(let error): return abort("\(path) failed after \(offset) of \(length) bytes: \(error)")
                 }
-                count = got
             case .stream(let feed, let length):
                 switch feed.take(into: buffer) {
                 case .bytes(let got): count = got
@@ -123,18 +123,18 @@ final class UploadSource {
         return Int(CURL_READFUNC_ABORT)
     }
 
-    private static func open(_ path: String) throws(TransportError) -> (Int32, Int64) {
+    private static func open(_ path: String) throws(TransportError) -> (FileDescriptor, Int64) {
         // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, on the engine thread,
         // stalling every transfer. It is refused just below, like any file that is not regular.
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            throw TransportError(.uploadFailed, osErrno: errno, message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        switch FileDescriptor.open(path, [.read, .nonBlocking]) {
+        case .success(let opened): file = opened
+        case .failure(let error): throw TransportError(.uploadFailed, osErrno: error.code, message: "cannot open \(path): \(error)")
         }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
-            close(descriptor)
+        guard case .success(let status) = file.status(), status.isRegularFile else {
+            file.close()
             throw TransportError(.uploadFailed, message: "\(path) is not a regular file")
         }
-        return (descriptor, Int64(status.st_size))
+        return (file, status.size)
     }
 }

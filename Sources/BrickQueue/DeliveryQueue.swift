@@ -1,4 +1,5 @@
 public import BrickCore
+import BrickSystem
 import BrickTransport
 import FoundationEssentials
 

@@ -1,6 +1,6 @@
+import BrickSystem
 import BrickTransport
 import FoundationEssentials
-import Glibc
 
 /// One database file as this process has it open: its SQLite connection, the lock beside it that keeps
 /// other processes out, and the names of the queues open on it. Queues of several names share one (their
@@ -9,7 +9,7 @@ import Glibc
 final class QueueDatabase: Sendable {
     /// The connection, one statement at a time.
     let connection: Locked<SQLiteDatabase>
-    private let lockFile: Int32
+    private let lockFile: FileDescriptor
     private let file: FileID
     /// The names of the queues open on it.
     private let names = Locked<Set<String>>([])
@@ -23,7 +23,7 @@ final class QueueDatabase: Sendable {
     /// The files open in this process.
     private static let open = Locked<[FileID: QueueDatabase]>([:])
 
-    private init(connection: sending SQLiteDatabase, lockFile: Int32, file: FileID) {
+    private init(connection: sending SQLiteDatabase, lockFile: FileDescriptor, file: FileID) {
         self.connection = Locked(connection)
         self.lockFile = lockFile
         self.file = file
@@ -36,23 +36,28 @@ final class QueueDatabase: Sendable {
     static func open(path: String, queue name: String, schema: String) throws(QueueError) -> QueueDatabase {
         try Self.open.withLock { open throws(QueueError) -> QueueDatabase in
             let lockPath = path + ".lock"
-            let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw .database("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                close(fd)
-                throw .database("cannot read \(lockPath): \(String(cString: strerror(errno)))")
+            let fd: FileDescriptor
+            switch FileDescriptor.open(lockPath, [.readWrite, .create]) {
+            case .success(let opened): fd = opened
+            case .failure(let error): throw .database("cannot open \(lockPath): \(error)")
             }
-            let file = FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            let info: FileStatus
+            switch fd.status() {
+            case .success(let status): info = status
+            case .failure(let error):
+                fd.close()
+                throw .database("cannot read \(lockPath): \(error)")
+            }
+            let file = FileID(device: info.device, inode: info.inode)
             if let database = open[file] {
-                close(fd)
+                fd.close()
                 guard database.names.withLock({ $0.insert(name).inserted }) else {
                     throw .database("the queue \"\(name)\" of \(path) is already open in this process")
                 }
                 return database
             }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                close(fd)
+            guard fd.lockWholeFileNow() == nil else {
+                fd.close()
                 throw .database("\(path) is open in another process")
             }
             let connection: SQLiteDatabase
@@ -60,7 +65,7 @@ final class QueueDatabase: Sendable {
                 connection = try SQLiteDatabase(path: path)
                 try connection.execute(schema)
             } catch {
-                close(fd)
+                fd.close()
                 throw error
             }
             let database = QueueDatabase(connection: connection, lockFile: fd, file: file)
@@ -80,7 +85,7 @@ final class QueueDatabase: Sendable {
             }
             guard empty, open[file] === self else { return }
             open[file] = nil
-            close(lockFile)
+            lockFile.close()
         }
     }
 }

@@ -1,6 +1,6 @@
 import CSQLite
 import FoundationEssentials
-import Glibc
+import BrickSystem
 
 /// One connection to a SQLite database file, used by one thread at a time (``DeliveryQueue`` holds it
 /// behind its lock). Only what the queue needs: statements with bound values, rows read by column.
@@ -10,10 +10,12 @@ final class SQLiteDatabase {
     /// Opens (or creates) the database at `path`, owner-only: the file is made 0600 before SQLite opens it,
     /// and SQLite gives its journal the same mode. Waits up to 5 s for another process's lock.
     init(path: String) throws(QueueError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw QueueError.database("cannot open \(path): \(String(cString: strerror(errno)))") }
-        fchmod(fd, 0o600)
-        close(fd)
+        switch FileDescriptor.open(path, [.readWrite, .create]) {
+        case .success(let file):
+            file.setPermissions(0o600)
+            file.close()
+        case .failure(let error): throw QueueError.database("cannot open \(path): \(error)")
+        }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         guard sqlite3_open_v2(path, &handle, flags, nil) == SQLITE_OK, let handle else {

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// A clock that moves only when a test says so: sleepers wake when ``advance(by:)`` passes their deadline.

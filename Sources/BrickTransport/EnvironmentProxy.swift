@@ -1,4 +1,4 @@
-import Glibc
+import BrickSystem
 
 /// The proxy curl's environment variables name for a URL, as libcurl reads them: `http_proxy` for http
 /// (lowercase only: the uppercase form can be set by a CGI request's `Proxy:` field), `https_proxy` or
@@ -21,7 +21,7 @@ enum EnvironmentProxy {
     static let process: [String: String] = {
         var found: [String: String] = [:]
         for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] {
-            if let value = getenv(name) { found[name] = String(cString: value) }
+            if let value = environmentValue(name) { found[name] = value }
         }
         return found
     }()

@@ -1,3 +1,4 @@
+import BrickSystem
 import Synchronization
 import BrickTransport
 import Glibc

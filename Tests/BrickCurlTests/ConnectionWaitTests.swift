@@ -1,4 +1,5 @@
 import BrickCurl
+import BrickSystem
 import Dispatch
 import FoundationEssentials
 import LoopbackServer

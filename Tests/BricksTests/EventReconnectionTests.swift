@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickSystem
 import BrickTesting
 import Testing
 import TestServers

@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickSystem
 import Foundation
 import BrickTransport
 import TestServers

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// Counts events and lets a task wait until the count reaches a target — no polling, no sleeping.

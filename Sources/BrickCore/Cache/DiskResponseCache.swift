@@ -1,6 +1,6 @@
+import BrickSystem
 import BrickTransport
 public import FoundationEssentials
-import Glibc
 
 /// A ``ResponseCache`` on disk, bounded in bytes, that survives the process: one file per response in
 /// ``directory``, least recently used first to go.
@@ -44,14 +44,13 @@ public final class DiskResponseCache: ResponseCache {
             try FileManager.default.createDirectory(
                 atPath: self.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw FileError(.open, path: self.directory, osErrno: errno)
+            throw FileError(.open, path: self.directory, osErrno: SystemError.last.code)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: self.directory)) ?? []
         var found: [(name: String, size: Int, modified: Int)] = []
         for name in names where name.hasSuffix(Self.suffix) {
-            var info = stat()
-            guard stat(self.directory + "/" + name, &info) == 0 else { continue }
-            found.append((name, Int(info.st_size), Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)))
+            guard let status = Paths.status(of: self.directory + "/" + name) else { continue }
+            found.append((name, Int(status.size), status.modified))
         }
         state.withLock { state in
             for file in found.sorted(by: { $0.modified < $1.modified }) {
@@ -113,7 +112,7 @@ public final class DiskResponseCache: ResponseCache {
             }
             return victims
         }
-        for victim in victims { unlink(directory + "/" + victim) }
+        for victim in victims { Paths.remove(directory + "/" + victim) }
     }
 
     public func removeResponse(for key: String) async {
@@ -121,7 +120,7 @@ public final class DiskResponseCache: ResponseCache {
         state.withLock { state in
             if let old = state.files.removeValue(forKey: name) { state.bytes -= old.size }
         }
-        unlink(directory + "/" + name)
+        Paths.remove(directory + "/" + name)
     }
 
     public func removeAll() async {
@@ -129,7 +128,7 @@ public final class DiskResponseCache: ResponseCache {
             defer { state = State() }
             return Array(state.files.keys)
         }
-        for name in names { unlink(directory + "/" + name) }
+        for name in names { Paths.remove(directory + "/" + name) }
     }
 
     /// The file of `key`: its 64-bit FNV-1a hash in hex (the key inside tells collisions apart).

@@ -1,48 +1,48 @@
+import BrickSystem
 import BrickTransport
 public import FoundationEssentials
-import Glibc
 
 /// Gathers the body in a file of its own in a directory, so that memory stays small whatever the size;
 /// the file stays until ``clear()`` or ``removeFile()``.
 public final class FileCacheProvider: DataCacheProvider {
     /// The file the body goes to.
     public let fileURL: URL
-    private let descriptor: Locked<Int32>
+    private let file: Locked<FileDescriptor>
 
     /// Creates an empty file with a unique name in `directory` (default: the temporary directory).
     /// - Throws: ``FileError`` when it cannot be created.
     public init(directory: URL = URL(fileURLWithPath: "/tmp")) throws(FileError) {
-        var template = Array((directory.path + "/brick-body-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw FileError(.open, path: directory.path, osErrno: errno) }
-        fileURL = URL(fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-        descriptor = Locked(fd)
+        switch FileDescriptor.makeUnique(directory.path + "/brick-body-XXXXXX") {
+        case .success(let (made, path)):
+            fileURL = URL(fileURLWithPath: path)
+            file = Locked(made)
+        case .failure(let error): throw FileError(.open, path: directory.path, osErrno: error.code)
+        }
     }
 
-    deinit { descriptor.withLock { if $0 >= 0 { close($0) } } }
+    deinit { _ = file.withLock { $0.close() } }
 
     public func append(_ chunk: Data) throws {
         let path = fileURL.path
-        try descriptor.withLock { fd throws(FileError) in
-            let failure = writeFully(fd, chunk)
-            if let failure { throw FileError(.write, path: path, osErrno: failure) }
+        try file.withLock { file throws(FileError) in
+            if let failure = file.write(chunk) { throw FileError(.write, path: path, osErrno: failure.code) }
         }
     }
 
     public func data() throws -> Data {
         guard let data = FileManager.default.contents(atPath: fileURL.path) else {
-            throw FileError(.open, path: fileURL.path, osErrno: errno)
+            throw FileError(.open, path: fileURL.path, osErrno: SystemError.last.code)
         }
         return data
     }
 
     public func clear() throws {
         let path = fileURL.path
-        try descriptor.withLock { fd throws(FileError) in
-            guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else { throw FileError(.write, path: path, osErrno: errno) }
+        try file.withLock { file throws(FileError) in
+            if let failure = file.truncate() ?? file.seek(to: 0) { throw FileError(.write, path: path, osErrno: failure.code) }
         }
     }
 
     /// Deletes the file.
-    public func removeFile() { unlink(fileURL.path) }
+    public func removeFile() { Paths.remove(fileURL.path) }
 }

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// A ``ResponseCache`` in memory, bounded in bytes: the least recently used responses go first.

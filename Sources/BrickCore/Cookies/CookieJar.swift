@@ -1,6 +1,6 @@
+import BrickSystem
 import FoundationEssentials
 import BrickTransport
-import Glibc
 
 /// A session's cookies, opt-in (`Session.Configuration.cookies`, `nil` by default): the `Set-Cookie`
 /// fields of every answer (redirects included) are kept, and each request, and each hop of a redirect, gets
@@ -42,8 +42,8 @@ public final class CookieJar: Sendable {
         self.path = path
         keepsSessionCookies = keepingSessionCookies
         var loaded: [Cookie] = []
-        if access(path, F_OK) == 0 {
-            guard let data = FileManager.default.contents(atPath: path) else { throw FileError(.open, path: path, osErrno: errno) }
+        if Paths.exists(path) {
+            guard let data = FileManager.default.contents(atPath: path) else { throw FileError(.open, path: path, osErrno: SystemError.last.code) }
             loaded = NetscapeCookieFile.read(String(decoding: data, as: UTF8.self), now: Date(), sessionCookies: keepingSessionCookies)
         }
         state = Locked(Array(loaded.suffix(Self.total)))

@@ -1,5 +1,5 @@
+import BrickSystem
 import BrickTransport
-import Glibc
 
 /// Keeps two downloads off one partial file: a claim on the file (device and inode, whatever its path's
 /// spelling) within this process, and a POSIX record lock (`F_SETLK`) against other processes.
@@ -17,16 +17,15 @@ struct DestinationLock: Hashable, Sendable {
     ///
     /// - Returns: the claim, or the reason it was refused: `EWOULDBLOCK` when another download of this
     ///   process holds the file, `fstat`'s or `fcntl`'s error otherwise (`EAGAIN`/`EACCES`: another process).
-    static func acquire(_ descriptor: Int32) -> Result<DestinationLock, LockRefusal> {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(LockRefusal(errno: errno)) }
-        let claim = DestinationLock(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
-        guard claimed.withLock({ $0.insert(claim).inserted }) else { return .failure(LockRefusal(errno: EWOULDBLOCK)) }
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        guard fcntl(descriptor, F_SETLK, &lock) == 0 else {
-            let refusal = LockRefusal(errno: errno)
+    static func acquire(_ file: FileDescriptor) -> Result<DestinationLock, SystemError> {
+        let status: FileStatus
+        switch file.status() {
+        case .success(let found): status = found
+        case .failure(let error): return .failure(error)
+        }
+        let claim = DestinationLock(device: status.device, inode: status.inode)
+        guard claimed.withLock({ $0.insert(claim).inserted }) else { return .failure(.wouldBlock) }
+        if let refusal = file.lockRecordsNow() {
             claim.release()
             return .failure(refusal)
         }
@@ -37,9 +36,4 @@ struct DestinationLock: Hashable, Sendable {
     func release() {
         _ = Self.claimed.withLock { $0.remove(self) }
     }
-}
-
-/// Why a ``DestinationLock`` was refused.
-struct LockRefusal: Error {
-    let errno: Int32
 }

@@ -1,25 +1,10 @@
 package import FoundationEssentials
-import Glibc
+import BrickSystem
 
-/// Writes all of `data` to `descriptor` (at `offset` with `pwrite`, or at the file position with `write`),
-/// retrying short and interrupted writes. Returns `errno` on failure, `nil` when everything was written.
-func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> Int32? {
-    data.withUnsafeBytes { bytes in
-        var done = 0
-        while done < bytes.count {
-            let start = bytes.baseAddress.map { $0 + done }
-            let written = if let offset {
-                pwrite(descriptor, start, bytes.count - done, off_t(offset) + off_t(done))
-            } else {
-                write(descriptor, start, bytes.count - done)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += written
-        }
-        return nil
+extension FileDescriptor {
+    /// Writes all of `data` (at `offset`, or at the file position), retrying short and interrupted writes.
+    func write(_ data: Data, at offset: Int64? = nil) -> SystemError? {
+        data.withUnsafeBytes { write($0, at: offset) }
     }
 }
 
@@ -29,18 +14,20 @@ func writeFully(_ descriptor: Int32, _ data: Data, at offset: Int64? = nil) -> I
 /// `O_NOFOLLOW`): never written through a link. Returns `errno` on failure.
 package func writeAtomically(_ data: Data, to path: String) -> Int32? {
     let temporary = path + ".\(UInt64.random(in: 0...UInt64.max)).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return errno }
-    let written = writeFully(descriptor, data)
-    let closed: Int32? = close(descriptor) == 0 ? nil : errno
-    if let failure = written ?? closed {
-        unlink(temporary)
-        return failure
+    let file: FileDescriptor
+    switch FileDescriptor.open(temporary, [.write, .create, .exclusive, .noFollow]) {
+    case .success(let opened): file = opened
+    case .failure(let error): return error.code
     }
-    guard rename(temporary, path) == 0 else {
-        let failure = errno
-        unlink(temporary)
-        return failure
+    let written = file.write(data)
+    let closed = file.close()
+    if let failure = written ?? closed {
+        Paths.remove(temporary)
+        return failure.code
+    }
+    if let failure = Paths.rename(temporary, to: path) {
+        Paths.remove(temporary)
+        return failure.code
     }
     return nil
 }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import BrickSystem
 
 /// The file a download writes: `<destination>.part`, with its ``ResumeRecord`` in `<destination>.part.json`.
 /// Bytes are written as they arrive; the file moves to the destination only when the body is complete.
@@ -13,7 +13,7 @@ final class PartialFile {
     private(set) var offset: Int64 = 0
     /// The record of the bytes on disk; `nil` when they cannot be resumed (no validator yet).
     private(set) var record: ResumeRecord?
-    private var descriptor: Int32 = -1
+    private var file: FileDescriptor?
     private var lock: DestinationLock?
 
     /// Opens the partial file of `destination`, keeping bytes a previous download of `url` left with a
@@ -24,22 +24,23 @@ final class PartialFile {
         let previous = ResumeRecord.read(from: recordPath).flatMap { $0.url == url ? $0 : nil }
         // Owner-only (it may hold a private body), never through a symbolic link someone planted, and
         // only a regular file: a download must not write into whatever the path points at.
-        descriptor = open(partPath, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw FileError(.open, path: partPath, osErrno: errno) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            descriptor = -1
-            throw FileError(.open, path: partPath, osErrno: EINVAL)
+        let file: FileDescriptor
+        switch FileDescriptor.open(partPath, [.write, .create, .noFollow]) {
+        case .success(let opened): file = opened
+        case .failure(let error): throw FileError(.open, path: partPath, osErrno: error.code)
         }
-        switch DestinationLock.acquire(descriptor) {
+        guard case .success(let status) = file.status(), status.isRegularFile else {
+            file.close()
+            throw FileError(.open, path: partPath, osErrno: SystemError.invalid.code)
+        }
+        switch DestinationLock.acquire(file) {
         case .success(let claim): lock = claim
         case .failure(let refusal):
-            close(descriptor)
-            descriptor = -1
-            throw FileError(.lock, path: partPath, osErrno: refusal.errno)
+            file.close()
+            throw FileError(.lock, path: partPath, osErrno: refusal.code)
         }
-        let size = Int64(lseek(descriptor, 0, SEEK_END))
+        self.file = file
+        let size = (try? file.seekToEnd().get()) ?? 0
         if let previous, size > 0, size <= (previous.length ?? .max) {
             record = previous
             offset = size
@@ -52,8 +53,8 @@ final class PartialFile {
 
     /// Closes the file (which drops the record lock), then gives up the claim.
     private func closeAndUnlock() {
-        if descriptor >= 0 { close(descriptor) }
-        descriptor = -1
+        file?.close()
+        file = nil
         lock?.release()
         lock = nil
     }
@@ -66,16 +67,16 @@ final class PartialFile {
 
     /// Empties the file and forgets its record: the next byte is the resource's first.
     func truncate() throws(FileError) {
-        unlink(recordPath)
+        Paths.remove(recordPath)
         record = nil
         offset = 0
-        guard ftruncate(descriptor, 0) == 0 else { throw FileError(.write, path: partPath, osErrno: errno) }
+        if let failure = file?.truncate() { throw FileError(.write, path: partPath, osErrno: failure.code) }
     }
 
     /// Records how to resume what follows: the validator of `head` and the complete length.
     func remember(_ head: ResponseHead, length: Int64?) throws(FileError) {
         guard let validator = ResumeRecord.validator(of: head) else {
-            unlink(recordPath)
+            Paths.remove(recordPath)
             record = nil
             return
         }
@@ -87,23 +88,24 @@ final class PartialFile {
 
     /// Appends `chunk` at ``offset``.
     func write(_ chunk: Data) throws(FileError) {
-        if let failure = writeFully(descriptor, chunk, at: offset) { throw FileError(.write, path: partPath, osErrno: failure) }
+        guard let file else { throw FileError(.write, path: partPath, osErrno: SystemError.invalid.code) }
+        if let failure = file.write(chunk, at: offset) { throw FileError(.write, path: partPath, osErrno: failure.code) }
         offset += Int64(chunk.count)
     }
 
     /// After a failed download: removes the partial file and its record when it holds no byte (nothing to
     /// resume, so nothing is left behind), while the file is still locked as this download's.
     func discardIfEmpty() {
-        guard offset == 0, descriptor >= 0 else { return }
-        unlink(partPath)
-        unlink(recordPath)
+        guard offset == 0, file != nil else { return }
+        Paths.remove(partPath)
+        Paths.remove(recordPath)
         closeAndUnlock()
     }
 
     /// Moves the complete file to the destination (replacing what is there) and removes the record.
     func complete() throws(FileError) {
-        guard rename(partPath, destination) == 0 else { throw FileError(.move, path: destination, osErrno: errno) }
-        unlink(recordPath)
+        if let failure = Paths.rename(partPath, to: destination) { throw FileError(.move, path: destination, osErrno: failure.code) }
+        Paths.remove(recordPath)
         closeAndUnlock()
     }
 }

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// A transfer's events with the first ones — up to and including the head — read ahead, handed on again

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// A transfer that follows redirects by ``RedirectRule``: each hop is a transfer of its own on the

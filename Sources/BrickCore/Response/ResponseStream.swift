@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// The events of a streamed request: `.head`, then `.body` chunks as they arrive, then `.end` with the

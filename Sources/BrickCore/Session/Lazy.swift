@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// A value made on first use, once, by whichever thread asks first: what lets a session exist (and a

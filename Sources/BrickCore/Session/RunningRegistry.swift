@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// The transfers a session is running, by dispatch number, with the component that started each.

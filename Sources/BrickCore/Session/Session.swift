@@ -1,3 +1,4 @@
+import BrickSystem
 public import Dispatch
 
 /// Sends requests over a transport and keeps track of the ones running, so that one or all can be cancelled.
@@ -73,7 +74,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.5.2"
+    public static let version = "0.6.0"
 
     /// What this session was made with.
     public let configuration: Configuration

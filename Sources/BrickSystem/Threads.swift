@@ -1,4 +1,8 @@
-package import Glibc
+#if canImport(Glibc)
+import Glibc
+#else
+#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
+#endif
 
 /// Starts a detached POSIX thread named `name` that runs `body(true)`: the engine, the reachability monitor
 /// and the loopback servers of tests each run on one. The thread owns `body` (and what it captured) alone.
@@ -10,7 +14,7 @@ package import Glibc
 package func startDetachedThread(named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void) -> Int32 {
     switch startThread(named: name, body) {
     case .success(let thread):
-        pthread_detach(thread)
+        thread.detach()
         return 0
     case .failure(let error): return error.code
     }
@@ -26,7 +30,7 @@ package struct ThreadStartError: Error {
 /// - Returns: The thread, or the errno `pthread_create` failed with.
 package func startThread(
     named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void
-) -> Result<pthread_t, ThreadStartError> {
+) -> Result<JoinableThread, ThreadStartError> {
     final class Start {
         let name: String
         let body: (Bool) -> Void
@@ -48,7 +52,7 @@ package func startThread(
         Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body(false)
         return .failure(ThreadStartError(code: result))
     }
-    return .success(thread)
+    return .success(JoinableThread(thread: thread))
 }
 
 /// Names the calling thread through glibc's `pthread_setname_np`, looked up at run time (Glibc's Swift module
@@ -58,4 +62,16 @@ private func nameThisThread(_ name: String) {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
     let setName = unsafeBitCast(symbol, to: SetName.self)
     _ = setName(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+}
+
+/// A started thread that has not been detached: someone joins it (waits for it to end) or detaches it,
+/// once.
+package struct JoinableThread: Sendable {
+    fileprivate let thread: pthread_t
+
+    /// Waits until the thread has ended.
+    package func join() { pthread_join(thread, nil) }
+
+    /// Lets the thread end on its own; nobody will join it.
+    package func detach() { pthread_detach(thread) }
 }

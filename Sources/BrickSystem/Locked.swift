@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
+#endif
 
 /// A value behind a lock: the one way this package shares mutable state between threads.
 ///

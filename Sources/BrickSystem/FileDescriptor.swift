@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+import Glibc
+#else
+#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
+#endif
+
+/// An open file, by its descriptor: the file calls of this package (downloads, the disk cache, the cookie
+/// and queue files, upload bodies). The owner closes it once. Every descriptor is opened close-on-exec, so
+/// that no process the application spawns inherits it.
+package struct FileDescriptor: Sendable, Hashable {
+    /// The descriptor number.
+    package let raw: Int32
+
+    /// Wraps a descriptor opened elsewhere (`mkstemp`, a pipe).
+    package init(raw: Int32) { self.raw = raw }
+
+    /// How to open a file.
+    package struct Options: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Read only.
+        package static let read = Options(rawValue: O_RDONLY)
+        /// Write only.
+        package static let write = Options(rawValue: O_WRONLY)
+        /// Read and write.
+        package static let readWrite = Options(rawValue: O_RDWR)
+        /// Create the file when it does not exist.
+        package static let create = Options(rawValue: O_CREAT)
+        /// With `create`: fail when the file exists.
+        package static let exclusive = Options(rawValue: O_EXCL)
+        /// Fail when the path is a symbolic link rather than follow it.
+        package static let noFollow = Options(rawValue: O_NOFOLLOW)
+        /// Never block on the file (a FIFO someone named as a body).
+        package static let nonBlocking = Options(rawValue: O_NONBLOCK)
+    }
+
+    /// Opens `path`; a file it creates gets `permissions` (default: its owner's only).
+    package static func open(_ path: String, _ options: Options, permissions: UInt32 = 0o600) -> Result<FileDescriptor, SystemError> {
+        let raw = Glibc.open(path, options.rawValue | O_CLOEXEC, mode_t(permissions))
+        return raw >= 0 ? .success(FileDescriptor(raw: raw)) : .failure(.last)
+    }
+
+    /// Closes the descriptor.
+    @discardableResult
+    package func close() -> SystemError? { Glibc.close(raw) == 0 ? nil : .last }
+
+    /// Reads at most `buffer.count` bytes at the file position: the count read (0 at the end).
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
+        while true {
+            let got = Glibc.read(raw, buffer.baseAddress, buffer.count)
+            if got >= 0 { return .success(got) }
+            let error = SystemError.last
+            if !error.isInterrupted { return .failure(error) }
+        }
+    }
+
+    /// Reads at most `buffer.count` bytes at `offset`, leaving the file position alone.
+    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Result<Int, SystemError> {
+        while true {
+            let got = pread(raw, buffer.baseAddress, buffer.count, off_t(offset))
+            if got >= 0 { return .success(got) }
+            let error = SystemError.last
+            if !error.isInterrupted { return .failure(error) }
+        }
+    }
+
+    /// Writes all of `bytes` (at `offset`, or at the file position), retrying short and interrupted writes.
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64? = nil) -> SystemError? {
+        var done = 0
+        while done < bytes.count {
+            let start = bytes.baseAddress.map { $0 + done }
+            let written = if let offset {
+                pwrite(raw, start, bytes.count - done, off_t(offset) + off_t(done))
+            } else {
+                Glibc.write(raw, start, bytes.count - done)
+            }
+            if written < 0 {
+                let error = SystemError.last
+                if error.isInterrupted { continue }
+                return error
+            }
+            done += written
+        }
+        return nil
+    }
+
+    /// What the system knows of the open file.
+    package func status() -> Result<FileStatus, SystemError> {
+        var status = stat()
+        return fstat(raw, &status) == 0 ? .success(FileStatus(status)) : .failure(.last)
+    }
+
+    /// Cuts the file to `length` bytes.
+    package func truncate(to length: Int64 = 0) -> SystemError? { ftruncate(raw, off_t(length)) == 0 ? nil : .last }
+
+    /// Moves the file position to `offset` from the start; returns the error, if any.
+    package func seek(to offset: Int64) -> SystemError? { lseek(raw, off_t(offset), SEEK_SET) >= 0 ? nil : .last }
+
+    /// Moves the file position to the end: the file's length.
+    package func seekToEnd() -> Result<Int64, SystemError> {
+        let end = lseek(raw, 0, SEEK_END)
+        return end >= 0 ? .success(Int64(end)) : .failure(.last)
+    }
+
+    /// Sets the file's permission bits.
+    @discardableResult
+    package func setPermissions(_ permissions: UInt32) -> SystemError? { fchmod(raw, mode_t(permissions)) == 0 ? nil : .last }
+
+    /// Takes the whole-file lock (`flock`) of this open file for writing, at once or not at all: another
+    /// open file holding it (in any process) makes this fail with ``SystemError/wouldBlock``.
+    package func lockWholeFileNow() -> SystemError? { flock(raw, LOCK_EX | LOCK_NB) == 0 ? nil : .last }
+
+    /// Takes a write lock on the file's records (`fcntl`'s `F_SETLK`), at once or not at all: another
+    /// process holding one makes this fail (`EAGAIN` or `EACCES`). Closing any descriptor of the file in
+    /// this process drops it.
+    package func lockRecordsNow() -> SystemError? {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        return fcntl(raw, F_SETLK, &lock) == 0 ? nil : .last
+    }
+
+    /// Makes a new empty file from `template` (ending in `XXXXXX`, which becomes unique), owner-only:
+    /// the file and its path.
+    package static func makeUnique(_ template: String) -> Result<(FileDescriptor, String), SystemError> {
+        var bytes = Array(template.utf8CString)
+        let raw = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard raw >= 0 else { return .failure(.last) }
+        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)  // mkostemp is not in Swift's Glibc module
+        return .success((FileDescriptor(raw: raw), String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+    }
+}
+
+/// What `stat` says of a file.
+package struct FileStatus: Sendable {
+    /// Its length in bytes.
+    package let size: Int64
+    /// Whether it is a regular file (not a directory, a FIFO, a device…).
+    package let isRegularFile: Bool
+    /// The device and inode: the file's identity, whatever path reached it.
+    package let device: UInt64
+    /// See ``device``.
+    package let inode: UInt64
+    /// When its content last changed, in nanoseconds since 1970.
+    package let modified: Int
+
+    init(_ status: stat) {
+        size = Int64(status.st_size)
+        isRegularFile = status.st_mode & S_IFMT == S_IFREG
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)
+    }
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#else
+#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
+#endif
+
+/// A system call's failure: its `errno`.
+package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` value.
+    package let code: Int32
+
+    /// The error `code`.
+    package init(code: Int32) { self.code = code }
+
+    /// The calling thread's `errno` now: read it right after the call that failed.
+    package static var last: SystemError { SystemError(code: errno) }
+
+    /// Another holder has the lock (`EWOULDBLOCK`).
+    package static let wouldBlock = SystemError(code: EWOULDBLOCK)
+    /// Not the kind of file the call needs (`EINVAL`).
+    package static let invalid = SystemError(code: EINVAL)
+
+    /// Whether the call was interrupted by a signal before it did anything (`EINTR`): try it again.
+    package var isInterrupted: Bool { code == EINTR }
+
+    /// The system's words for the error, for example "No such file or directory".
+    package var description: String { String(cString: strerror(code)) }
+}
