@@ -10,13 +10,13 @@ extension RequestType {
 }
 
 extension Session {
-    /// Sends `request` through the session's pipeline (as ``stream(_:retry:idempotency:owner:)``) and yields
+    /// Sends `request` through the session's pipeline (as `Session.stream(_:retry:idempotency:owner:)`) and yields
     /// its `text/event-stream` body as parsed events, reconnecting under `retry` (``ServerSentEvents``).
     ///
     /// - Parameters:
     ///   - request: The request; `Accept: text/event-stream` is added unless it names another type.
     ///   - retry: The retry rules, for opening each connection and for reconnecting. Default is
-    ///     ``AutoRetryConfiguration/soft``.
+    ///     `AutoRetryConfiguration.soft`.
     ///   - maxEventSize: The longest line or event data accepted, in bytes. Default is 1 MiB.
     public func serverSentEvents(
         _ request: TransportRequest, retry: AutoRetryConfiguration = .soft, maxEventSize: Int = 1 << 20

@@ -3,8 +3,8 @@ import BrickTransport
 /// The events of a `text/event-stream` response, parsed (``ServerSentEventParser``), with back-pressure:
 /// the transfer pauses while the consumer is behind. Iterate it once; stopping early cancels the transfer.
 ///
-/// With reconnection (``RequestType/serverSentEvents(maxEventSize:)`` and
-/// ``Session/serverSentEvents(_:retry:maxEventSize:)``), a connection that ends or drops after its head
+/// With reconnection (`RequestType.serverSentEvents(maxEventSize:)` and
+/// `Session.serverSentEvents(_:retry:maxEventSize:)`), a connection that ends or drops after its head
 /// is opened again, sending `Last-Event-ID`, after the server's `retry:` time (or the retry rules'
 /// `breakTime`), for as long as the retry rules allow: `maxRetryCount` reconnections in a row that bring
 /// no event. The wait is never under 250 ms, and it doubles (up to the rules' `maxBreakTime`) while

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #else
 #error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
 #endif
@@ -8,39 +8,44 @@ import Glibc
 ///
 /// It plays the part of `Synchronization.Mutex`, with a `pthread_mutex_t` underneath: ThreadSanitizer
 /// understands POSIX mutexes but not the raw futex calls `Mutex` makes on Linux, so with `Mutex` every
-/// access under the lock was reported as a race, and the real ones could not be told apart. It is
-/// `@unchecked Sendable` because of that lock: ``value`` is read and written only inside
-/// ``withLock(_:)``, between `pthread_mutex_lock` and `pthread_mutex_unlock`.
-package final class Locked<Value: ~Copyable>: @unchecked Sendable {
-    /// The `pthread_mutex_t`, on the heap so that it never moves.
-    @usableFromInline let mutex: UnsafeMutableRawPointer
-    /// Only touched under the lock, which is what keeps accesses exclusive: the runtime's own exclusivity
-    /// check (two calls into the Swift runtime per access, and ~15 accesses per request) would only repeat it.
-    @exclusivity(unchecked) @usableFromInline var value: Value
+/// access under the lock was reported as a race, and the real ones could not be told apart.
+///
+/// A copy of a `Locked` is the same lock around the same value: what it holds is a reference to one
+/// ``LockedBuffer``, the object that keeps the mutex and the value side by side in one allocation. It is
+/// `@unchecked Sendable` because of that mutex: the value is read and written only inside ``withLock(_:)``,
+/// between `pthread_mutex_lock` and `pthread_mutex_unlock`.
+package struct Locked<Value: ~Copyable>: @unchecked Sendable {
+    @usableFromInline let buffer: LockedBuffer<Value>
 
     /// A lock around `initialValue`.
     package init(_ initialValue: consuming sending Value) {
-        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-        self.mutex = UnsafeMutableRawPointer(mutex)
-        value = initialValue
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex.assumingMemoryBound(to: pthread_mutex_t.self))
-        mutex.deallocate()
+        buffer = unsafeDowncast(LockedBuffer<Value>.create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedBuffer<Value>.self)
+        buffer.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init($0, nil) }
+        buffer.value.initialize(to: initialValue)
     }
 
     /// Runs `body` with the value, the lock held; not reentrant. Inlinable, so that each module's use is
     /// specialized for its value (a generic call into another module cost as much as the lock itself).
     @inlinable
     package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
-        lock()
-        defer { unlock() }
-        return try body(&value)
+        buffer.lock()
+        defer { buffer.unlock() }
+        return try body(&buffer.value.pointee)
+    }
+}
+
+/// The object behind a ``Locked``: its header is the `pthread_mutex_t` and its one element the value, so
+/// that both live in the object's own allocation, where they never move. Reached only through its pointer,
+/// the value is outside the runtime's exclusivity checks, which the lock makes redundant.
+package final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+    deinit {
+        withUnsafeMutablePointerToHeader { _ = pthread_mutex_destroy($0) }
+        _ = withUnsafeMutablePointerToElements { $0.move() }
     }
 
-    @usableFromInline func lock() { pthread_mutex_lock(mutex.assumingMemoryBound(to: pthread_mutex_t.self)) }
-    @usableFromInline func unlock() { pthread_mutex_unlock(mutex.assumingMemoryBound(to: pthread_mutex_t.self)) }
+    /// The value's place in this object, which lives as long as the object does.
+    @usableFromInline var value: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToElements { $0 } }
+
+    @usableFromInline func lock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_lock($0) } }
+    @usableFromInline func unlock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_unlock($0) } }
 }
