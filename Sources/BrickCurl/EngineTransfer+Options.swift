@@ -58,11 +58,14 @@ extension EngineTransfer {
         // A kept handle keeps its last request's URL and header list: each is set again only when it differs.
         if request.url != keptValues.url { setter.string(CURLOPT_URL, request.url) }
         let hasBody = request.body != nil && request.method != .head
+        let refusesExpect = hasBody && (request.body?.data.map { $0.count >= HeaderList.expectThreshold } ?? true)
         let acceptEncoding = request.options.automaticDecompression
-        if let list = keptValues.headerList, list.isMade(from: request.headers, hasBody: hasBody, acceptEncoding: acceptEncoding) {
+        if let list = keptValues.headerList,
+            list.isMade(from: request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
+        {
             headerList = list
         } else {
-            let list = HeaderList(request.headers, hasBody: hasBody, acceptEncoding: acceptEncoding)
+            let list = HeaderList(request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
             headerList = list
             setter.pointer(CURLOPT_HTTPHEADER, list.list)
         }

@@ -6,20 +6,26 @@ import CCurl
 /// allocations per field, and the line formatted in between). Engine thread only; freed with its last user.
 ///
 /// The list holds the request's fields (an empty value in curl's `Name;` syntax, since `Name:` would remove
-/// the field), the codings the engine decodes in `Accept-Encoding` unless the request names its own and, for
-/// a body, an empty `Expect:` so that libcurl never waits for `100 Continue`, and an empty `Content-Type:`
-/// when the request has none, so that libcurl adds no form type of its own. (Fields that libcurl writes
+/// the field), the codings the engine decodes in `Accept-Encoding` unless the request names its own, for a
+/// body that libcurl would send with `Expect: 100-continue` (one of unknown length or over 1 MiB) an empty
+/// `Expect:` so that libcurl never waits for `100 Continue`, and for a body an empty `Content-Type:` when the
+/// request has none, so that libcurl adds no form type of its own. (Fields that libcurl writes
 /// itself from options, `User-Agent` or `Accept-Encoding`, cost more there: it formats them anew for every
 /// request. Each field in the list costs too: libcurl checks the list for a dozen names of its own.)
 final class HeaderList {
     let list: UnsafeMutablePointer<curl_slist>?
     private let headers: HTTPHeaders
     private let hasBody: Bool
+    private let refusesExpect: Bool
     private let acceptEncoding: Bool
 
-    init(_ headers: HTTPHeaders, hasBody: Bool, acceptEncoding: Bool) {
+    /// - Parameter refusesExpect: Whether libcurl would ask for `100 Continue` for the body: it does for a
+    ///   body of unknown length or one over 1 MiB, never for a shorter one (libcurl 7.88; a body in memory
+    ///   below ``expectThreshold`` leaves the field out, one field less for libcurl to check and write).
+    init(_ headers: HTTPHeaders, hasBody: Bool, refusesExpect: Bool, acceptEncoding: Bool) {
         self.headers = headers
         self.hasBody = hasBody
+        self.refusesExpect = refusesExpect
         self.acceptEncoding = acceptEncoding
         var list: UnsafeMutablePointer<curl_slist>?
         for field in headers {
@@ -27,7 +33,7 @@ final class HeaderList {
             list = curl_slist_append(list, line)
         }
         if acceptEncoding && headers["Accept-Encoding"] == nil { list = curl_slist_append(list, ContentDecoder.acceptEncodingField) }
-        if hasBody && headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
+        if refusesExpect && headers["Expect"] == nil { list = curl_slist_append(list, "Expect:") }
         if hasBody && headers["Content-Type"] == nil { list = curl_slist_append(list, "Content-Type:") }
         self.list = list
     }
@@ -35,7 +41,12 @@ final class HeaderList {
     deinit { curl_slist_free_all(list) }
 
     /// Whether this list is the one `headers` (with or without a body, asking for codings or not) would make.
-    func isMade(from headers: HTTPHeaders, hasBody: Bool, acceptEncoding: Bool) -> Bool {
-        hasBody == self.hasBody && acceptEncoding == self.acceptEncoding && headers == self.headers
+    func isMade(from headers: HTTPHeaders, hasBody: Bool, refusesExpect: Bool, acceptEncoding: Bool) -> Bool {
+        hasBody == self.hasBody && refusesExpect == self.refusesExpect && acceptEncoding == self.acceptEncoding
+            && headers == self.headers
     }
+
+    /// A body in memory shorter than this goes without an `Expect:` field: libcurl asks for `100 Continue`
+    /// only above 1 MiB (half of it here, for a libcurl that would lower its threshold).
+    static let expectThreshold = 512 << 10
 }

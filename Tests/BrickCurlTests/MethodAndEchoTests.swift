@@ -60,4 +60,33 @@ import Testing
         #expect(echoed.hasPrefix(prefix))
         #expect(Data(base64Encoded: String(echoed.dropFirst(prefix.count))) == bytes)
     }
+
+    /// libcurl asks for `100 Continue` before a body of unknown length or over 1 MiB; a short body in memory
+    /// goes without the empty `Expect:` that stops it (one field less for libcurl), the others with it. Either
+    /// way the server never sees `Expect`, and every body arrives whole, on a fresh connection and on a kept one.
+    @Test(arguments: [1 << 10, 600 << 10, 2 << 20])
+    func noBodyAsksForContinueWhateverItsSize(size: Int) async throws {
+        let seen = Locked<[(expect: String?, length: Int)]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append((request.header("Expect"), request.body.count)) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let bytes = Data(repeating: UInt8(ascii: "x"), count: size)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("expect-\(UUID().uuidString)").path
+        try bytes.write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let transport = try #require(CurlTransport())
+        var reused: [Bool] = []
+        for body in [RequestBody.data(bytes), .data(bytes), .file(path: file)] {
+            let response = try await send(server.baseURL + "/upload", method: .post, bodyParts: body, through: transport)
+            #expect(response.head.status == 200)
+            reused.append(response.metrics.reusedConnection)
+        }
+        await transport.shutdown()
+        #expect(reused.first == false && reused.dropFirst().contains(true))
+        let requests = seen.withLock { $0 }
+        #expect(requests.count == 3)
+        #expect(requests.allSatisfy { $0.expect == nil && $0.length == size })
+    }
 }
