@@ -56,7 +56,7 @@ final class QueueDatabase: Sendable {
                 }
                 return database
             }
-            guard fd.lockWholeFileNow() == nil else {
+            guard fd.lockWholeFile(waitingUpTo: 200) == nil else {
                 fd.close()
                 throw .database("\(path) is open in another process")
             }

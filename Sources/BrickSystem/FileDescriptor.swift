@@ -110,6 +110,21 @@ package struct FileDescriptor: Sendable, Hashable {
     /// open file holding it (in any process) makes this fail with ``SystemError/wouldBlock``.
     package func lockWholeFileNow() -> SystemError? { flock(raw, LOCK_EX | LOCK_NB) == 0 ? nil : .last }
 
+    /// ``lockWholeFileNow()``, tried again every millisecond for up to `milliseconds` while another open
+    /// file holds the lock. A process being spawned holds a copy of every descriptor of its parent for a
+    /// moment, until its `exec` closes the close-on-exec ones: a lock just released in this process can
+    /// still be held there, and only another process that keeps it is refused.
+    package func lockWholeFile(waitingUpTo milliseconds: Int) -> SystemError? {
+        var waited = 0
+        while true {
+            guard let error = lockWholeFileNow() else { return nil }
+            guard error == .wouldBlock, waited < milliseconds else { return error }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
+            waited += 1
+        }
+    }
+
     /// Takes a write lock on the file's records (`fcntl`'s `F_SETLK`), at once or not at all: another
     /// process holding one makes this fail (`EAGAIN` or `EACCES`). Closing any descriptor of the file in
     /// this process drops it.
