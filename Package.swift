@@ -64,8 +64,8 @@ let package = Package(
         ),
         // Non-variadic wrappers for curl_easy_setopt/getinfo and curl_multi_setopt; no logic.
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        // The operating system's calls, one file per concern (files, threads and locks, signals, time, sockets,
-        // wake-ups): the only library code that imports Glibc, apart from the netlink monitor.
+        // The operating system's calls, one file per concern (files, threads and locks, signals, time, sockets
+        // and addresses, waiting and waking): the only library code that imports Glibc.
         .target(name: "BrickSystem", swiftSettings: strict),
         // The seam between the core and any transport: request/response values, the typed error, the protocol.
         .target(name: "BrickTransport", dependencies: ["BrickSystem"], swiftSettings: strict),

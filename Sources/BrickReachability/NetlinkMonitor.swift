@@ -1,7 +1,6 @@
 import BrickSystem
 import BrickTransport
 import CNetlink
-import Glibc
 
 /// The monitor's state and thread. The thread owns the netlink socket and evaluates hosts; callers read the
 /// cache, queue new hosts and subscribe, all through one `Locked`.
@@ -26,26 +25,20 @@ final class NetlinkMonitor: Sendable {
 
     private let state = Locked(State())
     private let netlink: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Raised to wake the thread from its wait on the netlink socket.
+    private let wakeup: EventCounter
     private let debounceMilliseconds: Int32
 
     init(debounce: Duration) throws(ReachabilityError) {
         let opened = brick_nl_monitor_open()
         guard opened >= 0 else { throw ReachabilityError(step: "netlink socket", errno: -opened) }
-        var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else {
-            let failure = ReachabilityError(step: "pipe", errno: errno)
-            close(opened)
+        guard let wakeup = EventCounter() else {
+            let failure = ReachabilityError(step: "eventfd", errno: SystemError.last.code)
+            FileDescriptor(raw: opened).close()
             throw failure
         }
-        for fd in pipe {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, O_NONBLOCK)
-        }
         netlink = opened
-        wakeRead = pipe[0]
-        wakeWrite = pipe[1]
+        self.wakeup = wakeup
         let (seconds, attoseconds) = debounce.components
         debounceMilliseconds = Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
         try startThread()
@@ -100,10 +93,7 @@ final class NetlinkMonitor: Sendable {
         if first { wake() }
     }
 
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-    }
+    private func wake() { wakeup.signal() }
 
     // MARK: The monitor's thread
 
@@ -115,21 +105,18 @@ final class NetlinkMonitor: Sendable {
     private func run() {
         var burstStart: Double?
         while !state.withLock({ $0.stopped }) {
-            var fds = [pollfd(fd: netlink, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, burstStart == nil ? -1 : debounceMilliseconds)
-            if ready < 0 && errno != EINTR { break }
-            if fds[0].revents != 0 {
+            guard let ready = waitUntilReadable(netlink, wakeup.descriptor, timeoutMilliseconds: burstStart == nil ? -1 : debounceMilliseconds)
+            else { break }
+            if ready.first {
                 let changes = brick_nl_monitor_drain(netlink)
                 if changes < 0 { break }
                 if changes > 0 && burstStart == nil { burstStart = Self.now() }
             }
-            if fds[1].revents != 0 {
-                var sink = [UInt8](repeating: 0, count: 64)
-                while read(wakeRead, &sink, sink.count) > 0 {}
+            if ready.second {
+                wakeup.reset()
                 evaluateNewHosts()
             }
-            if let start = burstStart, ready == 0 || Self.now() - start >= Double(debounceMilliseconds) * 10 {
+            if let start = burstStart, ready.timedOut || Self.now() - start >= Double(debounceMilliseconds) * 10 {
                 burstStart = nil
                 evaluateAllHosts()
             }
@@ -192,18 +179,12 @@ final class NetlinkMonitor: Sendable {
         subscribers.forEach { $0.finish() }
     }
 
-    /// The descriptors close only when neither the thread nor any caller can use them any more.
-    deinit {
-        close(netlink)
-        close(wakeRead)
-        close(wakeWrite)
-    }
+    /// The socket closes only when neither the thread nor any caller can use it any more (the wake-up
+    /// counter closes with its own object).
+    deinit { FileDescriptor(raw: netlink).close() }
 
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
-    }
+    /// Milliseconds on the monotonic clock.
+    private static func now() -> Double { Double(monotonicNanoseconds()) / 1_000_000 }
 }
 
 extension NetlinkMonitor.State {

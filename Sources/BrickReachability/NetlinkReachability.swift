@@ -1,6 +1,6 @@
+import BrickSystem
 public import BrickTransport
 import CNetlink
-import Glibc
 import Synchronization
 
 /// Reachability on Linux, from the kernel itself: an rtnetlink monitor of link, address and route changes
@@ -47,7 +47,7 @@ public struct ReachabilityError: Error, Sendable, CustomStringConvertible {
     public let step: String
     /// The errno it failed with.
     public let errno: Int32
-    public var description: String { "\(step) failed: \(String(cString: strerror(errno)))" }
+    public var description: String { "\(step) failed: \(SystemError(code: errno))" }
 }
 
 /// The reachability `Session`s use unless told otherwise: the netlink monitor, or — where netlink cannot be

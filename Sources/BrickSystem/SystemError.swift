@@ -17,8 +17,14 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
 
     /// Another holder has the lock (`EWOULDBLOCK`).
     package static let wouldBlock = SystemError(code: EWOULDBLOCK)
-    /// Not the kind of file the call needs (`EINVAL`).
+    /// Not the kind of file the call needs, or an argument it does not take (`EINVAL`).
     package static let invalid = SystemError(code: EINVAL)
+    /// No network reaches the address (`ENETUNREACH`).
+    package static let networkUnreachable = SystemError(code: ENETUNREACH)
+    /// No route reaches the host (`EHOSTUNREACH`).
+    package static let hostUnreachable = SystemError(code: EHOSTUNREACH)
+    /// Not permitted, for example by a route that prohibits it (`EACCES`).
+    package static let accessDenied = SystemError(code: EACCES)
 
     /// Whether the call was interrupted by a signal before it did anything (`EINTR`): try it again.
     package var isInterrupted: Bool { code == EINTR }

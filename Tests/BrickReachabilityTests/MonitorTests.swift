@@ -1,4 +1,5 @@
 @testable import BrickReachability
+import BrickSystem
 import CNetlink
 import Glibc
 import Testing
