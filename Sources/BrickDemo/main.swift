@@ -1,7 +1,7 @@
+import BrickQueue
+import BrickRequest
 import BrickSystem
 import BrickTransport
-import BrickRequest
-import BrickQueue
 import Dispatch
 import Foundation
 import Glibc

@@ -1,6 +1,6 @@
+import BrickSystem
 import CSQLite
 import FoundationEssentials
-import BrickSystem
 
 /// One connection to a SQLite database file, used by one thread at a time (``DeliveryQueue`` holds it
 /// behind its lock). Only what the queue needs: statements with bound values, rows read by column.

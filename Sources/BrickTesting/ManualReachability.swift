@@ -1,6 +1,6 @@
+public import BrickCore
 import BrickSystem
 import BrickTransport
-public import BrickCore
 
 /// Reachability that a test sets by hand: ``goOffline(_:)`` and ``goOnline(_:)`` change the status of one
 /// host or of all, and every subscriber of ``changes()`` hears about it.

@@ -1,6 +1,6 @@
+import BrickCore
 import BrickSystem
 import BrickTransport
-import BrickCore
 
 /// One request sent to a ``StubTransport``: validated like a real one, answered from the stubs.
 final class StubTransfer: TransportTransfer, TransportEventSource {

@@ -1,6 +1,6 @@
+public import BrickCore
 import BrickSystem
 import BrickTransport
-public import BrickCore
 public import FoundationEssentials
 
 /// A transport for unit tests: canned responses matched by method and URL (or any ``StubMatch``), delays on a ``ManualClock``,

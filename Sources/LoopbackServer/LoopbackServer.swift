@@ -1,7 +1,7 @@
 import BrickSystem
-import Synchronization
 import BrickTransport
 import Glibc
+import Synchronization
 
 /// A small HTTP/1.1 server on a loopback port, with keep-alive and one thread per connection.
 ///

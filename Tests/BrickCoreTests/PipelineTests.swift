@@ -1,7 +1,7 @@
-import BrickSystem
-import BrickTransport
 import BrickCore
+import BrickSystem
 import BrickTesting
+import BrickTransport
 import Foundation
 import Testing
 

@@ -1,9 +1,9 @@
 import BrickCurl
 import BrickSystem
+import BrickTransport
 import Dispatch
 import FoundationEssentials
 import LoopbackServer
-import BrickTransport
 import Testing
 
 /// Requests beyond the pool's connections to a host wait in the engine, in order, bounded by their connect

@@ -1,6 +1,6 @@
+import BrickCurl
 import BrickSystem
 import BrickTransport
-import BrickCurl
 import Foundation
 import LoopbackServer
 import TestServers

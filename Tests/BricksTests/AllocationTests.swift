@@ -1,7 +1,7 @@
 import BrickRequest
 import Foundation
-import Testing
 import TestServers
+import Testing
 
 /// Allocations per request, counted, not timed (as swift-nio keeps its allocation counters): a sequential GET
 /// through the full brick path and through the libcurl transport alone, against nginx, each in a process of

@@ -1,13 +1,13 @@
-import BrickSystem
-import BrickTransport
 import BrickRequest
+import BrickSystem
 import BrickTesting
+import BrickTransport
 import Foundation
 import InMemoryLogging
-import LoopbackServer
 import Logging
-import Testing
+import LoopbackServer
 import TestServers
+import Testing
 
 /// Hands out `token-0`, then `token-1`, `token-2`… on refresh; counts the refreshes; can be told to fail.
 final class CountingProvider: TokenProvider {

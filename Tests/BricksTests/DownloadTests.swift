@@ -1,6 +1,6 @@
+import BrickRequest
 import BrickSystem
 import BrickTransport
-import BrickRequest
 import Foundation
 import TestServers
 import Testing

@@ -1,8 +1,8 @@
 import BrickRequest
 import BrickSystem
 import BrickTesting
-import Testing
 import TestServers
+import Testing
 
 /// A clock whose sleeps return at once, moving its time by what each asked for, and recording it: how
 /// long a reconnection would wait. Nothing else moves its time.

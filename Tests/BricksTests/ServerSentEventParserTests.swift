@@ -1,5 +1,5 @@
-import Bricks
 import BrickTransport
+import Bricks
 import Testing
 
 /// The event-stream parser against the WHATWG rules, fed every way a body can be cut into chunks.

@@ -1,7 +1,7 @@
 import BrickRequest
 import BrickSystem
-import Foundation
 import BrickTransport
+import Foundation
 import TestServers
 
 /// `seconds` of chaos: `workers` (64 in `make chaos`) send mixed requests to the fault server (kept-alive connections, so

@@ -1,6 +1,6 @@
 import BrickSystem
-import FoundationEssentials
 import BrickTransport
+import FoundationEssentials
 
 /// A session's cookies, opt-in (`Session.Configuration.cookies`, `nil` by default): the `Set-Cookie`
 /// fields of every answer (redirects included) are kept, and each request, and each hop of a redirect, gets

@@ -1,5 +1,5 @@
-package import FoundationEssentials
 import BrickSystem
+package import FoundationEssentials
 
 extension FileDescriptor {
     /// Writes all of `data` (at `offset`, or at the file position), retrying short and interrupted writes.

@@ -1,5 +1,5 @@
-import FoundationEssentials
 import BrickSystem
+import FoundationEssentials
 
 /// The file a download writes: `<destination>.part`, with its ``ResumeRecord`` in `<destination>.part.json`.
 /// Bytes are written as they arrive; the file moves to the destination only when the body is complete.
