@@ -12,7 +12,11 @@ extension Session {
         var context = context
         let outcome: ResponseOutcome
         do {
-            context.request = try await adapt(interceptors, context: context)
+            // Nothing adapts a request without interceptors or a cookie jar: the step is left out then (the
+            // full path takes it anyway, so that the suite shows it changes nothing).
+            if !interceptors.isEmpty || configuration.cookies != nil || takesFullPath {
+                context.request = try await adapt(interceptors, context: context)
+            }
             outcome = await send(context.request, owner: plan.owner, cacheStep: cacheStep)
         } catch {
             outcome = .failure(error)
