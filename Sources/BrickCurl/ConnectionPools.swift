@@ -47,30 +47,13 @@ struct ConnectionPools {
     }
 }
 
-/// What a connection was made under, beyond its host: the client certificate with its key and passphrase,
-/// the pinned keys, the trusted authorities, the proxy with its credentials. `nil` for a request that
-/// names none of them.
+/// What a connection was made under, beyond its host (``TransportOptions/connectionIdentity``). `nil` for a
+/// request that names nothing of it.
 struct ConnectionIdentity: Hashable {
-    let certificate: String?
-    let key: String?
-    let passphrase: String?
-    let pins: [String]?
-    let authorities: String?
-    let proxy: String?
+    let parts: [String]
 
     init?(_ options: TransportOptions) {
-        let proxy: String? = switch options.proxy {
-        case .environment, .direct: nil
-        case .through(let proxy):
-            [proxy.url, proxy.username ?? "", proxy.password ?? "", proxy.bypass.joined(separator: ",")].joined(separator: "\u{0}")
-        }
-        let certificate = options.clientCertificate
-        guard certificate != nil || options.pinnedPublicKeys != nil || options.caBundlePath != nil || proxy != nil else { return nil }
-        self.certificate = certificate?.certificatePath
-        key = certificate?.keyPath
-        passphrase = certificate?.keyPassword
-        pins = options.pinnedPublicKeys
-        authorities = options.caBundlePath
-        self.proxy = proxy
+        guard let parts = options.connectionIdentity else { return nil }
+        self.parts = parts
     }
 }

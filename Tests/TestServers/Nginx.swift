@@ -11,6 +11,10 @@ public final class Nginx: Sendable {
     /// A TLS port that asks every client for a certificate signed by ``clientCertificates``' CA
     /// (`ssl_verify_client on`); `/whoami` answers the client certificate's subject.
     public let mutualTLSPort: Int
+    /// A TLS port that asks clients for a certificate but serves those without one too
+    /// (`ssl_verify_client optional`): `/me` answers `account of <subject>` with `Cache-Control: private,
+    /// max-age=300`, `/me-modified` the same with only a `Last-Modified` (heuristic freshness).
+    public let optionalTLSPort: Int
     /// The client side of ``mutualTLSPort``.
     public let clientCertificates: ClientCertificates
     /// A Unix domain socket serving the same files; `/host` answers the `Host` the request named.
@@ -79,13 +83,15 @@ public final class Nginx: Sendable {
         port = try Sockets.closedPort()
         tlsPort = try Sockets.closedPort()
         mutualTLSPort = try Sockets.closedPort()
+        optionalTLSPort = try Sockets.closedPort()
         try Paths.write(
-            Self.configuration(directory: directory, port: port, tlsPort: tlsPort, mutualTLSPort: mutualTLSPort),
+            Self.configuration(directory: directory, port: port, tlsPort: tlsPort, mutualTLSPort: mutualTLSPort, optionalTLSPort: optionalTLSPort),
             to: directory + "/nginx.conf")
         process = try ChildProcess([nginx, "-p", directory, "-c", directory + "/nginx.conf"], logPath: directory + "/stdout.log")
         try Sockets.waitUntilAccepting(port: port, child: process)
         try Sockets.waitUntilAccepting(port: tlsPort, child: process)
         try Sockets.waitUntilAccepting(port: mutualTLSPort, child: process)
+        try Sockets.waitUntilAccepting(port: optionalTLSPort, child: process)
     }
 
     /// `http://127.0.0.1:<port><path>`.
@@ -120,7 +126,7 @@ public final class Nginx: Sendable {
             }.joined()
     }
 
-    static func configuration(directory: String, port: Int, tlsPort: Int, mutualTLSPort: Int) -> String {
+    static func configuration(directory: String, port: Int, tlsPort: Int, mutualTLSPort: Int, optionalTLSPort: Int) -> String {
         """
         worker_processes 1;
         daemon off;
@@ -163,6 +169,18 @@ public final class Nginx: Sendable {
                 ssl_verify_client on;
                 root \(directory)/www;
                 location = /whoami { default_type text/plain; return 200 "$ssl_client_s_dn"; }
+            }
+            server {
+                listen 127.0.0.1:\(optionalTLSPort) ssl http2;
+                ssl_certificate \(directory)/cert.pem;
+                ssl_certificate_key \(directory)/key.pem;
+                ssl_client_certificate \(directory)/client-ca.pem;
+                ssl_verify_client optional;
+                location = /me { default_type text/plain; add_header Cache-Control "private, max-age=300"; return 200 "account of $ssl_client_s_dn"; }
+                location = /me-modified {
+                    default_type text/plain; add_header Last-Modified "Sun, 06 Nov 1994 08:49:37 GMT";
+                    return 200 "account of $ssl_client_s_dn";
+                }
             }
             server {
                 listen unix:\(directory)/nginx.sock;

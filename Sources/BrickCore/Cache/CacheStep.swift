@@ -23,6 +23,8 @@ final class CacheStep {
     private let cache: any ResponseCache
     private let mode: CacheMode
     private let key: String
+    /// Who the answers are for: the request's connection identity and Unix socket (``TransportOptions/identityOfAnswers``).
+    private let identity: [String]?
     private var entry: CachedResponse?
     private var sentAt = Date()
     /// What the cache did, so far.
@@ -35,7 +37,8 @@ final class CacheStep {
         else { return nil }
         self.cache = cache
         self.mode = mode
-        self.key = Self.key(for: request.url)
+        self.key = Self.key(for: request.url, options: request.options)
+        self.identity = request.options.identityOfAnswers
     }
 
     /// A step that revalidates `entry` in the background (after it answered stale): its `304` or new answer
@@ -43,12 +46,21 @@ final class CacheStep {
     init(revalidating entry: CachedResponse, of request: TransportRequest, cache: any ResponseCache) {
         self.cache = cache
         self.mode = [.cacheResponse, .invokeRequest]
-        self.key = Self.key(for: request.url)
+        self.key = Self.key(for: request.url, options: request.options)
+        self.identity = request.options.identityOfAnswers
         self.entry = entry
     }
 
-    /// The key a GET of `url` is stored under.
-    static func key(for url: String) -> String { "GET " + url }
+    /// The key a GET of `url` with `options` is stored under: `GET` and the URL, and, when the options name
+    /// a connection identity or a Unix socket (``TransportOptions/identityOfAnswers``: a client certificate,
+    /// pins, a CA of its own, an explicit proxy), a SHA-256 digest of it. A server may answer each identity
+    /// differently (an account behind a client certificate), so an answer made under one is never served to
+    /// a request under another, nor to one under none; and the digest keeps the identity's secrets (a key's
+    /// passphrase, a proxy's password) out of a key that a disk cache writes down.
+    static func key(for url: String, options: TransportOptions) -> String {
+        guard let identity = options.identityOfAnswers else { return "GET " + url }
+        return "GET " + url + " identity:" + SHA256.hex(identity.joined(separator: "\u{0}").utf8).prefix(32)
+    }
 
     /// Looks for a stored answer to `request` before anything is sent. A stale one answers at once when the
     /// server allowed it (`stale-while-revalidate`), or when `routeIsDown()` says the host cannot be reached
@@ -119,7 +131,10 @@ final class CacheStep {
             return .success(served)
         }
         status = .miss
-        guard mode.contains(.cacheResponse), CachePolicy.isStorable(response.head, for: request) else { return outcome }
+        // An interceptor that changed the request's identity after the lookup: the answer is not the key's.
+        guard mode.contains(.cacheResponse), request.options.identityOfAnswers == identity,
+            CachePolicy.isStorable(response.head, for: request)
+        else { return outcome }
         let left = CachePolicy.fieldsNotStored(response.head, decoded: CachePolicy.bodyWasDecoded(response.head, for: request))
         let headers = HTTPHeaders(response.head.headers.filter { !left.contains($0.name.lowercased()) })
         let received = CachedResponse(

@@ -1,5 +1,6 @@
 /// Where a session keeps responses for reuse (``Session/Configuration/responseCache``), by key (the method
-/// and URL). ``MemoryResponseCache`` and ``DiskResponseCache`` are the stock ones; HTTP's rules
+/// and URL, and a digest of the connection identity when the request names one: a client certificate, pins,
+/// its own CA, an explicit proxy or a Unix socket). ``MemoryResponseCache`` and ``DiskResponseCache`` are the stock ones; HTTP's rules
 /// (``CacheMode``) decide what is stored and when it is used, the cache only keeps it.
 ///
 /// Implementations must be safe under concurrent use: many requests read and write at once.

@@ -10,7 +10,10 @@ extension Session {
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
             let outcome = await collectAttempts(plan, base: base, cacheStep: nil, serialize)
             if !base.method.isSafe, let head = outcome.response?.head {
-                for url in CachePolicy.invalidated(by: head, of: base) { await cache.removeResponse(for: CacheStep.key(for: url)) }
+                for url in CachePolicy.invalidated(by: head, of: base) {
+                    await cache.removeResponse(for: CacheStep.key(for: url, options: TransportOptions()))
+                    await cache.removeResponse(for: CacheStep.key(for: url, options: base.options))
+                }
             }
             return outcome
         }
@@ -72,7 +75,7 @@ extension Session {
         _ entry: CachedResponse, plan: CallPlan, base: TransportRequest, conditional: HTTPHeaders, cache: any ResponseCache
     ) {
         guard let host = base.route.host else { return }
-        let key = CacheStep.key(for: base.url)
+        let key = CacheStep.key(for: base.url, options: base.options)
         guard offlineRevalidations.withLock({ $0.insert(key).inserted }) else { return }
         var request = base
         request.headers.merge(conditional)
