@@ -24,7 +24,7 @@ extension EngineLoop {
             remove(easy)
             deliver(easy.transfer, failure: failure)
         }
-        for (easy, _) in draining.values { deliver(easy.transfer, failure: failure) }
+        for ending in draining.values { deliver(ending.easy.transfer, failure: failure) }
         draining.removeAll()
         idleHandles.drain()
         curl_multi_cleanup(multi)

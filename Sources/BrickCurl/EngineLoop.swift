@@ -19,10 +19,12 @@ final class EngineLoop {
     @exclusivity(unchecked) var pools = ConnectionPools()
     /// Transfers waiting for a free connection to their host, before they get a handle.
     @exclusivity(unchecked) var admission: Admission
-    /// Streams whose libcurl side ended while decoded body still waited for room: out of the multi handle,
-    /// their ends (with these metrics) sent once the rest is decoded.
-    @exclusivity(unchecked) var draining: [ObjectIdentifier: (easy: EngineTransfer, metrics: TransferMetrics)] = [:]
+    /// Transfers whose libcurl side ended while body still waited to be decoded (a stream's consumer had no
+    /// room, or a pass did its share of work): out of the multi handle, their ends sent once the rest is
+    /// decoded (``Draining``).
+    @exclusivity(unchecked) var draining: [ObjectIdentifier: Draining] = [:]
     private let flushQueue = FlushQueue()
+    private let decodeQueue = DecodeQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     @exclusivity(unchecked) private var batch: [EngineCommand] = []
     /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
@@ -51,8 +53,9 @@ final class EngineLoop {
             while brick_multi_next_done(multi, &easy, &code) == 1, let finished = easy {
                 finish(finished, code)
             }
+            continueDecoding()
             flushQueue.flush()
-            var sleep: Int32 = 1000
+            var sleep: Int32 = decodeQueue.isEmpty ? 1000 : 0
             if admission.waitingCount > 0 {
                 let now = Admission.now()
                 for (transfer, failure) in admission.expired(now: now) { deliver(transfer, failure: failure) }
@@ -126,7 +129,8 @@ final class EngineLoop {
             if let key { admission.uncount(key) }
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
-        let easy = EngineTransfer(handle: handle, kept: kept?.values ?? .none, transfer: transfer, profile: profile, flushQueue: flushQueue)
+        let easy = EngineTransfer(
+            handle: handle, kept: kept?.values ?? .none, transfer: transfer, profile: profile, flushQueue: flushQueue, decodeQueue: decodeQueue)
         easy.admissionKey = key
         easy.connectionWait = waited
         do {
@@ -158,21 +162,17 @@ final class EngineLoop {
         if code == CURLE_OK {
             let metrics = easy.readMetrics()
             let head = easy.head
-            switch easy.mode {
-            case .collect:
-                let body = easy.body
-                remove(easy, keepingHandle: true)
-                transfer.complete(.success(TransportResponse(head: head, body: body, metrics: metrics)))
-            case .stream:
+            if easy.mode == .stream {
                 easy.deliverHeadIfNeeded()
                 easy.reportFinalProgress()
-                let progress = easy.decodingWaits ? easy.decodePending() : .done
-                remove(easy)
-                switch progress {
-                case .done: transfer.push(.end(metrics))
-                case .waiting: draining[ObjectIdentifier(transfer)] = (easy, metrics)
-                case .failed: deliver(transfer, failure: easy.decodingError)
-                }
+            }
+            let progress = easy.decodingWaits ? easy.decodePending() : .done
+            let ending = Draining(easy: easy, head: head, metrics: metrics)
+            remove(easy, keepingHandle: easy.mode == .collect && progress != .failed)
+            switch progress {
+            case .done: ending.end()
+            case .waiting, .yielded: draining[ObjectIdentifier(transfer)] = ending
+            case .failed: deliver(transfer, failure: easy.decodingError)
             }
         } else if easy.decodingFailure != nil {
             remove(easy)
@@ -197,7 +197,7 @@ final class EngineLoop {
             case .failed:
                 remove(easy)
                 return deliver(easy.transfer, failure: easy.decodingError)
-            case .waiting:
+            case .waiting, .yielded:
                 _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV)
                 return
             case .done: break
@@ -206,15 +206,35 @@ final class EngineLoop {
         _ = curl_easy_pause(easy.handle.raw, CURLPAUSE_RECV_CONT | CURLPAUSE_SEND_CONT)
     }
 
-    /// Hands on more of a draining stream's decoded body, and its end once none is left.
+    /// Hands on more of a draining transfer's decoded body, and its end once none is left; one past its
+    /// deadline fails as timed out.
     private func drain(_ id: ObjectIdentifier) {
-        guard let (easy, metrics) = draining[id] else { return }
+        guard let ending = draining[id] else { return }
+        let easy = ending.easy
+        if ending.isPastDeadline {
+            draining[id] = nil
+            return deliver(easy.transfer, failure: TransportError(.timedOut, message: "the body took longer than the request's timeout to decode"))
+        }
         switch easy.decodePending() {
-        case .waiting: return
-        case .done: easy.transfer.push(.end(metrics))
+        case .waiting, .yielded: return
+        case .done: ending.end()
         case .failed: deliver(easy.transfer, failure: easy.decodingError)
         }
         draining[id] = nil
+    }
+
+    /// Goes on decoding the transfers whose last pass did its share of work: in the multi handle, as when
+    /// their consumer makes room (receiving resumes once nothing waits); out of it, as a draining one.
+    private func continueDecoding() {
+        guard !decodeQueue.isEmpty else { return }
+        for easy in decodeQueue.take() {
+            let id = ObjectIdentifier(easy.transfer)
+            if byTransfer[id] === easy {
+                resume(easy)
+            } else if draining[id]?.easy === easy {
+                drain(id)
+            }
+        }
     }
 
     /// Takes the transfer out of the multi handle (no callback fires after this). Its handle is kept for

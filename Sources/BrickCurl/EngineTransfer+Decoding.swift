@@ -5,6 +5,10 @@ import FoundationEssentials
 /// A body in a content coding, decoded by the engine itself (libcurl hands the bytes over as they came):
 /// all of it for a collected body; for a stream, only while its consumer has room, so that what waits for a
 /// slow consumer is at most one of libcurl's writes of compressed bytes, never their expansion.
+///
+/// No callback decodes without end: one pass decodes at most ``workPerPass`` bytes (read and written over
+/// every layer); the rest waits, the transfer paused, for the engine's next turn (``DecodeQueue``), so that
+/// timeouts fire and other transfers move meanwhile.
 extension EngineTransfer {
     /// How far decoding got.
     enum DecodingProgress {
@@ -12,36 +16,45 @@ extension EngineTransfer {
         case done
         /// The consumer has no room: the rest waits, compressed.
         case waiting
+        /// This pass did its share of work: the engine goes on with it on its next turn.
+        case yielded
         /// Decoding failed (``decodingError``), or the consumer is gone.
         case failed
     }
 
-    /// Decompressed bytes a body may reach before its ratio to the received bytes is checked.
+    /// Decompressed bytes a body (or a layer of its codings) may reach before its ratio to the received
+    /// bytes is checked.
     static let ratioFloor = 1 << 20
+
+    /// The most work one pass of decoding does: bytes read and written, summed over the layers of codings
+    /// (a few milliseconds of zlib).
+    static let workPerPass = 4 << 20
 
     /// Chooses the decoder from the final head's `Content-Encoding`, when the request asked for compressed
     /// bodies and every coding named is known; otherwise the body is handed over as it came.
     func chooseDecoder() {
         decoderChosen = true
-        guard transfer.request.options.automaticDecompression, let codings = ContentDecoder.codings(parser.head?.headers["Content-Encoding"])
+        guard transfer.request.options.automaticDecompression,
+            let codings = ContentDecoder.codings(parser.head?.headers.values(for: "Content-Encoding") ?? [])
         else { return }
         decoder = ContentDecoder(codings)
         if decoder == nil { decodingFailure = TransportError(.other, message: "no memory for the body's decoder") }
     }
 
-    /// libcurl's write callback for a body in a content coding. A stream whose decoder still holds bytes, or
-    /// whose consumer is full, pauses the transfer (libcurl keeps this write, compressed).
+    /// libcurl's write callback for a body in a content coding. A transfer whose decoder still holds bytes
+    /// (its consumer full, or the last pass's work done), or whose stream consumer is full, pauses (libcurl
+    /// keeps this write, compressed); so at most one write waits in the decoder beyond what is decoded.
     func receiveEncoded(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard let decoder else { return 0 }
-        if mode == .stream {
-            deliverHeadIfNeeded()
-            if decoder.hasPendingInput {
-                switch decodePending() {
-                case .failed: return 0
-                case .waiting: return Int(CURL_WRITEFUNC_PAUSE)
-                case .done: break
-                }
+        if mode == .stream { deliverHeadIfNeeded() }
+        if decoder.hasPendingInput {
+            switch decodePending() {
+            case .failed: return 0
+            case .waiting, .yielded: return Int(CURL_WRITEFUNC_PAUSE)
+            case .done: break
             }
+        }
+        if mode == .stream {
             switch transfer.roomForBody() {
             case .finished: return 0
             case .full: return Int(CURL_WRITEFUNC_PAUSE)
@@ -54,13 +67,15 @@ extension EngineTransfer {
         return bytes.count
     }
 
-    /// Whether decoded bytes wait for the consumer's room.
+    /// Whether decoded bytes wait for the consumer's room or the engine's next turn.
     var decodingWaits: Bool { decoder?.hasPendingInput ?? false }
 
-    /// Decodes what the decoder holds: all of it for a collected body (within its cap); for a stream, while
-    /// its consumer has room.
+    /// Decodes what the decoder holds, for at most ``workPerPass``: all of it for a collected body (within
+    /// its cap); for a stream, while its consumer has room. A pass that used up its work puts the transfer
+    /// in ``decodeQueue`` for the engine's next turn.
     func decodePending() -> DecodingProgress {
         guard let decoder else { return .done }
+        var budget = Self.workPerPass
         while true {
             if mode == .stream {
                 switch transfer.roomForBody() {
@@ -69,19 +84,21 @@ extension EngineTransfer {
                 case .room: break
                 }
             }
-            let piece: Data?
-            do { piece = try decoder.decode(atMost: ContentDecoder.step) } catch {
+            let step: ContentDecoder.Step
+            do { step = try decoder.decode(atMost: ContentDecoder.step, budget: &budget) } catch {
                 decodingFailure = error
                 return .failed
             }
-            guard let piece else { return .done }
-            decodedBytes += piece.count
-            if decodedBytes > Self.ratioFloor, let ratio = transfer.request.options.maxDecompressionRatio,
-                decodedBytes / max(ratio, 1) > max(wireBytes, 1)
-            {
-                inflatedPastRatio = true
-                return .failed
+            guard withinLimits(decoder) else { return .failed }
+            let piece: Data
+            switch step {
+            case .needsInput: return .done
+            case .yielded:
+                decodeQueue.schedule(self)
+                return .yielded
+            case .body(let decoded): piece = decoded
             }
+            decodedBytes += piece.count
             switch mode {
             case .collect:
                 guard piece.withUnsafeBytes(take) else { return .failed }
@@ -90,6 +107,22 @@ extension EngineTransfer {
                 flushQueue.schedule(self)
             }
         }
+    }
+
+    /// Whether every layer of the codings stays within the ratio to the bytes received (and, for a
+    /// collected body, within its cap): an inner layer that grows while the next one swallows its output
+    /// (bytes after an inner coding's end, empty blocks) is stopped as the body would be.
+    private func withinLimits(_ decoder: ContentDecoder) -> Bool {
+        let most = decoder.mostProducedByALayer
+        if most > Self.ratioFloor, let ratio = transfer.request.options.maxDecompressionRatio, most / max(ratio, 1) > max(wireBytes, 1) {
+            inflatedPastRatio = true
+            return false
+        }
+        if mode == .collect && most > transfer.request.options.maxBodySize {
+            exceededCap = true
+            return false
+        }
+        return true
     }
 
     /// Why decoding ended the transfer.

@@ -23,7 +23,7 @@ extension EngineTransfer {
     }
 
     /// The whole timeout this transfer's profile sets, in libcurl's milliseconds (0: none).
-    private var standingTimeout: Int {
+    var standingTimeout: Int {
         let options = transfer.request.options
         let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
         return total?.curlMilliseconds ?? 0

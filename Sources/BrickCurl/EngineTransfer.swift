@@ -17,6 +17,10 @@ final class EngineTransfer {
     let flushQueue: FlushQueue
     /// Whether ``flushQueue`` already holds this transfer for the current pass.
     @exclusivity(unchecked) var flushScheduled = false
+    /// Where a transfer whose decoding did its share of work waits for the engine's next turn.
+    let decodeQueue: DecodeQueue
+    /// Whether ``decodeQueue`` already holds this transfer.
+    @exclusivity(unchecked) var decodeScheduled = false
     /// Whether the request sends a body, so that upload progress means something.
     private let hasUpload: Bool
     /// The header list libcurl sends for this transfer (perhaps the handle's last one, used again).
@@ -58,12 +62,16 @@ final class EngineTransfer {
     /// How long the transfer waited for a free connection before it was handed to libcurl, in nanoseconds.
     @exclusivity(unchecked) var connectionWait: UInt64 = 0
 
-    init(handle: EasyHandle, kept: KeptRequestValues, transfer: CallerTransfer, profile: HandleProfile, flushQueue: FlushQueue) {
+    init(
+        handle: EasyHandle, kept: KeptRequestValues, transfer: CallerTransfer, profile: HandleProfile, flushQueue: FlushQueue,
+        decodeQueue: DecodeQueue
+    ) {
         self.handle = handle
         keptValues = kept
         self.transfer = transfer
         self.profile = profile
         self.flushQueue = flushQueue
+        self.decodeQueue = decodeQueue
         self.mode = transfer.mode
         self.hasUpload = transfer.request.body != nil && transfer.request.method != .head
     }

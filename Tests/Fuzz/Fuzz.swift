@@ -59,13 +59,15 @@ enum FuzzTarget: String, CaseIterable {
         }
     }
 
-    /// A body in content codings: the first byte picks the codings (each of the four, or a chain of two)
-    /// and the size of the pieces it arrives in. Decoding ends, with body or a typed error, and no step
-    /// gives more than it was asked for.
+    /// A body in content codings: the first byte picks the codings (each of the four, chains of two and of
+    /// three stacked on each other) and the size of the pieces it arrives in. Decoding ends, with body or a
+    /// typed error; no step gives more than it was asked for, nor works much past its budget; and no layer's
+    /// output grows without the decoder counting it (a bomb in an inner layer is seen).
     static func codings(_ bytes: UnsafeRawBufferPointer) {
         guard let first = bytes.first else { return }
-        let names = ["gzip", "deflate", "br", "zstd", "zstd, gzip", "gzip, deflate", "br, zstd", "x-unknown"]
-        guard let codings = ContentDecoder.codings(names[Int(first) % names.count]) else { return }
+        let names = ["gzip", "deflate", "br", "zstd", "zstd, gzip", "gzip, deflate", "br, zstd", "x-unknown",
+                     "deflate, gzip, gzip", "gzip, gzip, gzip", "br, gzip, gzip"]
+        guard let codings = ContentDecoder.codings([names[Int(first) % names.count]]) else { return }
         guard let decoder = ContentDecoder(codings) else { return }
         let piece = 1 + Int(first >> 3)
         var offset = 1
@@ -75,14 +77,23 @@ enum FuzzTarget: String, CaseIterable {
             decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
             offset = end
             do {
-                while let decoded = try decoder.decode(atMost: 4096) {
-                    precondition(!decoded.isEmpty && decoded.count <= 4096, "a step gave more than asked")
-                    total += decoded.count
-                    if total > 64 << 20 { return }  // a bomb: the ratio check ends it in the engine
+                decoding: while true {
+                    var budget = 1 << 16
+                    switch try decoder.decode(atMost: 4096, budget: &budget) {
+                    case .body(let decoded):
+                        precondition(!decoded.isEmpty && decoded.count <= 4096, "a step gave more than asked")
+                        total += decoded.count
+                    case .yielded: break
+                    case .needsInput: break decoding
+                    }
+                    // One step of a layer may overrun the budget by at most its input and its output.
+                    precondition(budget > -(1 << 20), "a step worked far past its budget")
+                    if decoder.mostProducedByALayer > 64 << 20 { return }  // a bomb: the engine's checks end it
                 }
             } catch {
                 return
             }
+            precondition(total <= decoder.mostProducedByALayer, "a layer's output was not counted")
             precondition(!decoder.hasPendingInput, "input left behind with room to decode it")
         }
     }

@@ -67,6 +67,7 @@ public final class Nginx: Sendable {
             cd '\(www)' && zstd -q -19 -c compact.json > compact.json.zst && gzip -9 -c compact.json.zst > compact.json.zst.gz \
             && printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\003this is not deflate at all' > damaged.gz
             """], logPath: directory + "/codings.log")
+        try Self.writeStackedCodings(in: www)
         certificatePath = directory + "/cert.pem"
         try ChildProcess.run([
             openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
@@ -93,6 +94,34 @@ public final class Nginx: Sendable {
         try Sockets.waitUntilAccepting(port: mutualTLSPort, child: process)
         try Sockets.waitUntilAccepting(port: optionalTLSPort, child: process)
     }
+
+    /// Bodies in codings stacked on codings, each `deflate, gzip, gzip` (deflate applied first) and ~1 KB on
+    /// the wire: `stacked-junk.gz` holds `deflate("hello")` followed by 256 MiB of zeros inside its two gzip
+    /// layers (bytes after the end of the inner coding), `stacked-swallowed.gz` a deflate stream of 256 MiB
+    /// of empty blocks (which decodes to nothing) inside the same two layers.
+    static func writeStackedCodings(in www: String) throws(TestServerError) {
+        let script = """
+            import sys, zlib
+            out, size = sys.stdout.buffer, int(sys.argv[2])
+            if sys.argv[1] == 'junk':
+                out.write(zlib.compress(b'hello'))
+                zeros = bytes(1 << 20)
+                for _ in range(size >> 20): out.write(zeros)
+            else:
+                out.write(b'\\x78\\x01')
+                empty = b'\\x00\\x00\\x00\\xff\\xff' * (1 << 18)
+                for _ in range(size // len(empty)): out.write(empty)
+                out.write(b'\\x03\\x00\\x00\\x00\\x00\\x01')
+            """
+        try Paths.write(script, to: www + "/stacked.py")
+        try ChildProcess.run(["/bin/sh", "-c", """
+            cd '\(www)' && python3 stacked.py junk \(stackedInnerSize) | gzip -c | gzip -c > stacked-junk.gz \
+            && python3 stacked.py swallowed \(stackedInnerSize) | gzip -c | gzip -c > stacked-swallowed.gz && rm stacked.py
+            """], logPath: www + "/../stacked.log")
+    }
+
+    /// The size of the inner layers of ``writeStackedCodings(in:)``'s bodies.
+    public static let stackedInnerSize = 256 << 20
 
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
@@ -151,6 +180,16 @@ public final class Nginx: Sendable {
                 location = /coded/chain { default_type application/json; add_header Content-Encoding "zstd, gzip"; alias \(directory)/www/compact.json.zst.gz; }
                 location = /coded/unknown { default_type application/json; add_header Content-Encoding x-brick; alias \(directory)/www/compact.json; }
                 location = /coded/damaged { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/damaged.gz; }
+                location = /coded/two-fields {
+                    default_type application/json; add_header Content-Encoding zstd; add_header Content-Encoding gzip;
+                    alias \(directory)/www/compact.json.zst.gz;
+                }
+                location = /coded/stacked-junk {
+                    default_type text/plain; add_header Content-Encoding "deflate, gzip, gzip"; alias \(directory)/www/stacked-junk.gz;
+                }
+                location = /coded/stacked-swallowed {
+                    default_type text/plain; add_header Content-Encoding "deflate, gzip, gzip"; alias \(directory)/www/stacked-swallowed.gz;
+                }
                 \(cookieLocations)
             }
             server {
