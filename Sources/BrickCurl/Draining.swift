@@ -28,7 +28,10 @@ struct Draining {
     /// Hands the end to the caller: the collected response, or a stream's end.
     func end() {
         switch easy.mode {
-        case .collect: easy.transfer.complete(.success(TransportResponse(head: head, body: easy.body, metrics: metrics)))
+        case .collect:
+            var response = TransportResponse(head: head, body: easy.body, metrics: metrics)
+            response.contentDecoded = easy.decoder != nil
+            easy.transfer.complete(.success(response))
         case .stream: easy.transfer.push(.end(metrics))
         }
     }

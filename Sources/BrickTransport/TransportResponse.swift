@@ -15,6 +15,12 @@ public struct TransportResponse: Sendable {
     /// The call that brought it (set by a session's pipeline), so that an error about it names the call.
     public var call: CallLine?
 
+    /// Whether the transport decoded ``body`` from the content codings the head's `Content-Encoding` names,
+    /// so that that field and `Content-Length` describe the bytes that arrived, not ``body``. Default is
+    /// `false`: the body is as the server sent it (no coding, one the transport does not know, more than it
+    /// decodes, or ``TransportOptions/automaticDecompression`` off).
+    public var contentDecoded = false
+
     /// The metrics behind one reference, never changed once made: a response is copied several times on
     /// its way to the caller (attempt, outcome, result), and its metrics are read far more rarely.
     private var metricsBox: MetricsBox

@@ -65,6 +65,7 @@ public final class Nginx: Sendable {
         // nobody knows, and a damaged gzip body.
         try ChildProcess.run(["/bin/sh", "-c", """
             cd '\(www)' && zstd -q -19 -c compact.json > compact.json.zst && gzip -9 -c compact.json.zst > compact.json.zst.gz \
+            && gzip -c compact.json | gzip -c | gzip -c | gzip -c > compact.json.4gz && gzip -c compact.json.4gz > compact.json.5gz \
             && printf '\\037\\213\\010\\000\\000\\000\\000\\000\\000\\003this is not deflate at all' > damaged.gz
             """], logPath: directory + "/codings.log")
         try Self.writeStackedCodings(in: www)
@@ -180,6 +181,14 @@ public final class Nginx: Sendable {
                 location = /coded/chain { default_type application/json; add_header Content-Encoding "zstd, gzip"; alias \(directory)/www/compact.json.zst.gz; }
                 location = /coded/unknown { default_type application/json; add_header Content-Encoding x-brick; alias \(directory)/www/compact.json; }
                 location = /coded/damaged { default_type application/json; add_header Content-Encoding gzip; alias \(directory)/www/damaged.gz; }
+                location = /coded/four {
+                    default_type application/json; add_header Content-Encoding "gzip, gzip, gzip, gzip"; add_header Cache-Control "max-age=300";
+                    alias \(directory)/www/compact.json.4gz;
+                }
+                location = /coded/five {
+                    default_type application/json; add_header Content-Encoding "gzip, gzip, gzip, gzip, gzip"; add_header Cache-Control "max-age=300";
+                    alias \(directory)/www/compact.json.5gz;
+                }
                 location = /coded/two-fields {
                     default_type application/json; add_header Content-Encoding zstd; add_header Content-Encoding gzip;
                     alias \(directory)/www/compact.json.zst.gz;

@@ -53,12 +53,6 @@ enum CachePolicy {
         return names
     }
 
-    /// Whether the transport decoded the body from its content coding (one it knows, when it asked for them).
-    static func bodyWasDecoded(_ head: ResponseHead, for request: TransportRequest) -> Bool {
-        guard request.options.automaticDecompression, let coding = head.headers["Content-Encoding"] else { return false }
-        return coding.split(separator: ",").allSatisfy { ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"].contains($0.trimmingWhitespace.lowercased()) }
-    }
-
     /// The fields named by `Vary`, lowercased.
     static func varyNames(_ head: ResponseHead) -> [String] {
         head.headers.values(for: "Vary").flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace.lowercased() }
@@ -173,26 +167,5 @@ enum CachePolicy {
         let named = ["Location", "Content-Location"].compactMap { head.headers[$0] }
             .compactMap { RedirectLocation.resolve($0, against: request.url) }.filter { Origin($0) == origin }
         return [request.url] + named
-    }
-
-    /// The conditional fields that revalidate `entry`: `If-None-Match` with its `ETag`, and
-    /// `If-Modified-Since` with its `Last-Modified`. Empty when it has neither.
-    static func conditionalHeaders(for entry: CachedResponse) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        let head = entry.head
-        if let tag = head.headers["ETag"] { headers["If-None-Match"] = tag }
-        if let modified = head.headers["Last-Modified"] { headers["If-Modified-Since"] = modified }
-        return headers
-    }
-
-    /// `entry` updated by a `304` answer (RFC 9111 §4.3.4): the 304's fields replace stored ones of the
-    /// same name (framing fields excepted) and the times are the revalidation's.
-    static func refreshed(_ entry: CachedResponse, with notModified: ResponseHead, requestTime: Date, responseTime: Date) -> CachedResponse {
-        var headers = entry.head.headers
-        let framing: Set<String> = ["content-length", "content-encoding", "transfer-encoding", "content-range"]
-        for field in notModified.headers where !framing.contains(field.name.lowercased()) { headers[field.name] = field.value }
-        return CachedResponse(
-            status: entry.status, headers: headers, body: entry.body, requestTime: requestTime, responseTime: responseTime,
-            varyingFields: entry.varyingFields)
     }
 }

@@ -9,15 +9,16 @@ final class CacheStep {
         case answer(CachedResponse)
         /// A part of a stored response answers a `Range` request (a `206` made from it); nothing is sent.
         case answerPart(TransportResponse)
-        /// A stale stored response answers now, and is revalidated in the background with these fields.
-        case answerAndRevalidate(CachedResponse, HTTPHeaders)
-        /// A stale stored response answers now because the route to its host is down; it is revalidated with
-        /// these fields once the route returns.
-        case answerOffline(CachedResponse, HTTPHeaders)
+        /// A stale stored response answers now, and is revalidated in the background.
+        case answerAndRevalidate(CachedResponse)
+        /// A stale stored response answers now because the route to its host is down; it is revalidated once
+        /// the route returns.
+        case answerOffline(CachedResponse)
         /// ``CacheMode/cacheOnly`` and nothing stored.
         case notCached
-        /// Send the request, with these conditional fields (empty when there is nothing to revalidate).
-        case send(HTTPHeaders)
+        /// Send the request: each attempt gets the conditional fields of the stored response it revalidates,
+        /// if any (``prepare(_:)``).
+        case send
     }
 
     private let cache: any ResponseCache
@@ -29,6 +30,9 @@ final class CacheStep {
     private var sentAt = Date()
     /// What the cache did, so far.
     private(set) var status = CacheStatus.miss
+    /// Whether the last attempt's `304` matched no stored response, so that the request must go again
+    /// without conditional fields (``takeRequestToAskAgain()``).
+    private var asksAgain = false
 
     /// A step for `request`, or `nil` when the cache has no part in it (no cache, not a GET, or
     /// ``CacheMode/withoutCache``).
@@ -65,8 +69,12 @@ final class CacheStep {
     /// Looks for a stored answer to `request` before anything is sent. A stale one answers at once when the
     /// server allowed it (`stale-while-revalidate`), or when `routeIsDown()` says the host cannot be reached
     /// and the server (`stale-if-error`) or the mode (``CacheMode/staleWhenOffline``) allows it.
+    ///
+    /// A request with preconditions of its own (`If-Match`, `If-None-Match`, `If-Modified-Since`,
+    /// `If-Unmodified-Since`) is the caller's revalidation, not the cache's: it goes to the server as it is.
     func lookup(_ request: TransportRequest, routeIsDown: () async -> Bool) async -> Lookup {
-        guard mode.contains(.returnCachedResponse) else { return .send([:]) }
+        guard mode.contains(.returnCachedResponse) else { return .send }
+        guard !CachePolicy.hasPreconditions(request) else { return mode.contains(.invokeRequest) ? .send : .notCached }
         entry = await cache.cachedResponse(for: key).flatMap { CachePolicy.matches($0, request) ? $0 : nil }
         if request.headers["Range"] != nil || entry?.status == 206 { return lookupPart(request) }
         guard mode.contains(.invokeRequest) else {
@@ -74,42 +82,58 @@ final class CacheStep {
             status = CachePolicy.isFresh(entry, for: request, now: Date()) ? .hit : .stale
             return .answer(entry)
         }
-        guard let entry else { return .send([:]) }
+        guard let entry else { return .send }
         let now = Date()
         if CachePolicy.isFresh(entry, for: request, now: now) {
             status = .hit
             return .answer(entry)
         }
-        let conditional = CachePolicy.conditionalHeaders(for: entry)
         if CachePolicy.allowsStaleWhileRevalidate(entry, for: request, now: now) {
             status = .stale
-            return .answerAndRevalidate(entry, conditional)
+            return .answerAndRevalidate(entry)
         }
         if mode.contains(.staleWhenOffline) || CachePolicy.allowsStaleIfError(entry, for: request, now: now), await routeIsDown() {
             status = .stale
-            return .answerOffline(entry, conditional)
+            return .answerOffline(entry)
         }
-        return .send(conditional)
+        return .send
     }
 
     /// The lookup of a `Range` request, or of any request while a part is stored: a fresh stored response
     /// that holds the whole range answers with a `206` cut from it. Anything else is sent as it is, without
     /// conditional fields (a `304` would say nothing of a range), and a stored part never answers a request
-    /// for the whole.
+    /// for the whole. A range asked `If-Range` a validator is cut only from a stored response with that
+    /// strong `ETag` (RFC 9110 §13.1.5); otherwise the server decides (it sends the whole, or the range of
+    /// what it holds now).
     private func lookupPart(_ request: TransportRequest) -> Lookup {
         let now = Date()
-        if let entry, CachePolicy.isFresh(entry, for: request, now: now), let extent = PartialContent.extent(of: entry),
+        if let entry, CachePolicy.isFresh(entry, for: request, now: now), CachePolicy.ifRangeHolds(request, for: entry),
+           let extent = PartialContent.extent(of: entry),
            let range = PartialContent.requested(by: request, length: extent.length),
            let answer = PartialContent.answer(range, from: entry, now: now) {
             status = .hit
             return .answerPart(answer)
         }
         entry = nil  // nothing to revalidate, and no stale answer from it
-        return mode.contains(.invokeRequest) ? .send([:]) : .notCached
+        return mode.contains(.invokeRequest) ? .send : .notCached
+    }
+
+    /// Readies an attempt's request: the conditional fields of the stored response it revalidates (none
+    /// once a `304` matched no stored response), before interceptors see it.
+    func prepare(_ request: inout TransportRequest) {
+        guard let entry else { return }
+        request.headers.merge(CachePolicy.conditionalHeaders(for: entry))
     }
 
     /// Notes that an attempt is about to be sent (the request time of what it brings back).
     func willSend() { sentAt = Date() }
+
+    /// Whether the attempt that just ended must go again, without conditional fields (its `304` matched no
+    /// stored response); asking resets it.
+    func takeRequestToAskAgain() -> Bool {
+        defer { asksAgain = false }
+        return asksAgain
+    }
 
     /// After an attempt: a `304` to a revalidation becomes the stored response (refreshed), and a storable
     /// answer is stored.
@@ -123,10 +147,22 @@ final class CacheStep {
         }
         guard case .success(let response) = outcome else { return outcome }
         if response.head.status == 304, let entry {
+            // RFC 9111 §4.3.4: a 304 whose validator is another representation's updates nothing; the
+            // stored response is outdated, and the request goes again without conditional fields.
+            guard CachePolicy.notModifiedMatches(response.head, entry) else {
+                self.entry = nil
+                asksAgain = true
+                await cache.removeResponse(for: key)
+                return .failure(.transport(TransportError(
+                    .invalidResponse, message: "the server answered 304 Not Modified with a validator that matches no stored response")))
+            }
             let refreshed = CachePolicy.refreshed(entry, with: response.head, requestTime: sentAt, responseTime: now)
             if mode.contains(.cacheResponse) { await cache.store(refreshed, for: key) }
             status = .revalidated
-            var served = TransportResponse(head: CachePolicy.served(refreshed, now: now), body: refreshed.body, metrics: response.metrics)
+            // This caller is given what the 304 set for it (a cookie), which the stored response never keeps.
+            var head = CachePolicy.served(refreshed, now: now)
+            for cookie in response.head.headers.values(for: "Set-Cookie") { head.headers.add(name: "Set-Cookie", value: cookie) }
+            var served = TransportResponse(head: head, body: refreshed.body, metrics: response.metrics)
             served.call = response.call
             return .success(served)
         }
@@ -135,7 +171,9 @@ final class CacheStep {
         guard mode.contains(.cacheResponse), request.options.identityOfAnswers == identity,
             CachePolicy.isStorable(response.head, for: request)
         else { return outcome }
-        let left = CachePolicy.fieldsNotStored(response.head, decoded: CachePolicy.bodyWasDecoded(response.head, for: request))
+        // Whether the body was decoded is what the transport did, not what the names say (a coding it does
+        // not know, or more of them than it decodes, leave the body as it came, with its `Content-Encoding`).
+        let left = CachePolicy.fieldsNotStored(response.head, decoded: response.contentDecoded)
         let headers = HTTPHeaders(response.head.headers.filter { !left.contains($0.name.lowercased()) })
         let received = CachedResponse(
             status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
@@ -155,7 +193,7 @@ final class CacheStep {
         guard PartialContent.extent(of: part) != nil else { return }
         let stored = await cache.cachedResponse(for: key)
         if let stored, stored.status != 206, PartialContent.extent(of: stored) != nil, let tag = stored.headers["ETag"],
-           !tag.hasPrefix("W/"), part.headers["ETag"] == tag {
+           !tag.hasPrefix("W/"), part.headers["ETag"] == tag, stored.varyingFields == part.varyingFields {
             return  // the whole is stored already
         }
         await cache.store(stored.flatMap { PartialContent.combined($0, with: part) } ?? part, for: key)

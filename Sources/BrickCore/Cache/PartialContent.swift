@@ -60,11 +60,13 @@ enum PartialContent {
     }
 
     /// `stored` and a newer part `newer` of the same representation joined (RFC 9111 §3.4): both carry the
-    /// same strong `ETag` and length, and their ranges overlap or touch. The newer part's fields and times
+    /// same strong `ETag` and length, were asked with the same values of the fields `Vary` names (a server may
+    /// give two languages one tag), and their ranges overlap or touch. The newer part's fields and times
     /// are kept; when the two make the whole representation, the result is a complete `200` with its
     /// `Content-Length`. `nil` when they cannot be joined (the newer part is then stored alone).
     static func combined(_ stored: CachedResponse, with newer: CachedResponse) -> CachedResponse? {
         guard stored.status == 206, let tag = newer.headers["ETag"], !tag.hasPrefix("W/"), stored.headers["ETag"] == tag,
+              stored.varyingFields == newer.varyingFields,
               let old = extent(of: stored), let new = extent(of: newer), old.length == new.length,
               old.range.lowerBound <= new.range.upperBound + 1, new.range.lowerBound <= old.range.upperBound + 1
         else { return nil }

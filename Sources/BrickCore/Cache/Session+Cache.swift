@@ -6,7 +6,6 @@ extension Session {
     /// allocated while the request waits, so a frame of this path would cost every request without a cache.
     @inline(never)
     func collectThroughCache(_ plan: CallPlan, base: TransportRequest, cache: any ResponseCache, _ serialize: Serialize) async -> DataResponse<Void> {
-        var base = base
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
             let outcome = await collectAttempts(plan, base: base, cacheStep: nil, serialize)
             if !base.method.isSafe, let head = outcome.response?.head {
@@ -33,11 +32,11 @@ extension Session {
             var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
             outcome.cacheStatus = step.status
             return outcome
-        case .answerAndRevalidate(let entry, let conditional), .answerOffline(let entry, let conditional):
+        case .answerAndRevalidate(let entry), .answerOffline(let entry):
             if case .answerOffline = lookup {
-                revalidateWhenReachable(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+                revalidateWhenReachable(entry, plan: plan, base: base, cache: cache)
             } else {
-                revalidateInBackground(entry, plan: plan, base: base, conditional: conditional, cache: cache)
+                revalidateInBackground(entry, plan: plan, base: base, cache: cache)
             }
             var response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             response.call = CallLine(base)
@@ -46,24 +45,20 @@ extension Session {
             return outcome
         case .notCached:
             return DataResponse(request: base, response: nil, result: .failure(.notCached(url: base.url)))
-        case .send(let conditional):
-            base.headers.merge(conditional)
+        case .send: break
         }
         var outcome = await collectAttempts(plan, base: base, cacheStep: step, serialize)
         outcome.cacheStatus = step.status
         return outcome
     }
 
-    /// Sends `plan`'s request with `conditional` in a task of its own, storing what comes back (a `304`
-    /// refreshes `entry`): the revalidation of a response that answered stale (`stale-while-revalidate`).
-    private func revalidateInBackground(
-        _ entry: CachedResponse, plan: CallPlan, base: TransportRequest, conditional: HTTPHeaders, cache: any ResponseCache
-    ) {
-        var request = base
-        request.headers.merge(conditional)
+    /// Sends `plan`'s request, conditional on `entry`'s validators, in a task of its own, storing what comes
+    /// back (a `304` refreshes `entry`): the revalidation of a response that answered stale
+    /// (`stale-while-revalidate`).
+    private func revalidateInBackground(_ entry: CachedResponse, plan: CallPlan, base: TransportRequest, cache: any ResponseCache) {
         Task { [self] in
-            let step = CacheStep(revalidating: entry, of: request, cache: cache)
-            _ = await collectAttempts(plan, base: request, cacheStep: step) { _ throws(BrickError) in }
+            let step = CacheStep(revalidating: entry, of: base, cache: cache)
+            _ = await collectAttempts(plan, base: base, cacheStep: step) { _ throws(BrickError) in }
         }
     }
 
@@ -71,14 +66,10 @@ extension Session {
     /// revalidation per stored response however many calls it answered meanwhile, sent under `plan`'s retry
     /// rules. It waits for the route up to the rules' ``AutoRetryConfiguration/maxNetworkWait`` (at least a
     /// minute), then gives up; the next call that needs the network sends its own.
-    private func revalidateWhenReachable(
-        _ entry: CachedResponse, plan: CallPlan, base: TransportRequest, conditional: HTTPHeaders, cache: any ResponseCache
-    ) {
+    private func revalidateWhenReachable(_ entry: CachedResponse, plan: CallPlan, base: TransportRequest, cache: any ResponseCache) {
         guard let host = base.route.host else { return }
         let key = CacheStep.key(for: base.url, options: base.options)
         guard offlineRevalidations.withLock({ $0.insert(key).inserted }) else { return }
-        var request = base
-        request.headers.merge(conditional)
         let limit = max(plan.autoRetryConfiguration.maxNetworkWait, .seconds(60))
         Task { [self] in
             defer { offlineRevalidations.withLock { _ = $0.remove(key) } }
@@ -86,8 +77,8 @@ extension Session {
             if await reachability.status(of: host) == .unreachable {
                 guard await waitUntilReachable(host, changes: changes, limit: limit) == .reachable else { return }
             }
-            let step = CacheStep(revalidating: entry, of: request, cache: cache)
-            _ = await collectAttempts(plan, base: request, cacheStep: step) { _ throws(BrickError) in }
+            let step = CacheStep(revalidating: entry, of: base, cache: cache)
+            _ = await collectAttempts(plan, base: base, cacheStep: step) { _ throws(BrickError) in }
         }
     }
 }

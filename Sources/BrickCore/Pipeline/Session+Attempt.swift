@@ -12,6 +12,7 @@ extension Session {
         var context = context
         let outcome: ResponseOutcome
         do {
+            cacheStep?.prepare(&context.request)
             // Nothing adapts a request without interceptors or a cookie jar: the step is left out then (the
             // full path takes it anyway, so that the suite shows it changes nothing).
             if !interceptors.isEmpty || configuration.cookies != nil || takesFullPath {
@@ -20,6 +21,10 @@ extension Session {
             outcome = await send(context.request, owner: plan.owner, cacheStep: cacheStep)
         } catch {
             outcome = .failure(error)
+        }
+        if let cacheStep, cacheStep.takeRequestToAskAgain() {
+            let reason = "a 304 matched no stored response: asked again without validators"
+            return Attempt(sent: context.request, head: nil, response: nil, outcome: .again(reason: reason, delay: .zero, error: outcome.error))
         }
         return await conclude(outcome, plan, interceptors: interceptors, context: context, serialize)
     }
