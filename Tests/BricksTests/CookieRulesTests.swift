@@ -75,6 +75,46 @@ import TestServers
         #expect(jar.cookies.isEmpty, "over http: \(jar.cookies.map(\.name))")
         _ = try await session.send(.get, "https://localhost:\(nginx.tlsPort)/cookie/set/prefixes")
         #expect(jar.cookies.map(\.name).sorted() == ["__Host-c", "__Secure-a"])
+        // At the root the default path is `/`, but a `__Host-` cookie needs the `Path=/` attribute itself.
+        _ = try await session.send(.get, "https://localhost:\(nginx.tlsPort)/host-prefix")
+        #expect(jar.cookies.map(\.name).sorted() == ["__Host-c", "__Host-h", "__Secure-a"])
+    }
+
+    /// RFC 6265bis §5.7: when a domain holds too many cookies, plain ones go before any `Secure` one, so
+    /// plain http cannot flood a `Secure` cookie out and put its own in its place (fresh and kept-alive
+    /// connections: the flood comes twice).
+    @Test func aFloodOfPlainCookiesDoesNotPushASecureOneOut() async throws {
+        let nginx = try Nginx.shared.get()
+        let jar = CookieJar()
+        let session = Self.session(jar, caBundle: nginx.certificatePath)
+        let secure = "https://localhost:\(nginx.tlsPort)/cookie/", plain = "http://localhost:\(nginx.port)/cookie/"
+        _ = try await session.send(.get, secure + "set/secure-good")
+        for _ in 0..<2 {
+            _ = try await session.send(.get, plain + "set/flood")
+            let echoed = try await session.string(from: secure + "echo")
+            #expect(echoed.contains("sid=GOOD") && !echoed.contains("EVIL"), "\(echoed)")
+            #expect(jar.cookies.count == 50)  // the domain's limit
+            #expect(jar.cookies.contains { $0.name == "sid" && $0.secure })
+        }
+    }
+
+    /// A host is judged as the address libcurl connects to: `0x7f.0.0.1` is the address 127.0.0.1, so a
+    /// cookie it sets may not name `Domain=0.0.1` and reach `0x0a.0.0.1` (10.0.0.1); without a `Domain` it
+    /// is 127.0.0.1's, however that address is written (a forward proxy sends every name to httpbin).
+    @Test func aHostWrittenAsANumberIsJudgedAsTheAddressItIs() async throws {
+        let httpbin = try Httpbin.shared.get()
+        let proxy = try ForwardProxy(everyHostTo: httpbin.port)
+        defer { proxy.stop() }
+        let jar = CookieJar()
+        let session = Self.session(jar, proxy: proxy)
+        _ = try await session.send(.get, "http://0x7f.0.0.1" + Self.setting("x=secret; Domain=0.0.1"))
+        #expect(try await Self.echoed(session, "http://0x0a.0.0.1/cookies").isEmpty)
+        #expect(jar.cookies.isEmpty, "\(jar.cookies)")
+        _ = try await session.send(.get, "http://0x7f.0.0.1" + Self.setting("own=1"))
+        #expect(try await Self.echoed(session, "http://127.0.0.1/cookies") == ["own": "1"])
+        #expect(try await Self.echoed(session, "http://0177.1/cookies") == ["own": "1"])
+        #expect(try await Self.echoed(session, "http://0x0a.0.0.1/cookies").isEmpty)
+        #expect(jar.cookies.map(\.domain) == ["127.0.0.1"])
     }
 
     @Test func theLastDomainAndTheLastPathAttributeCount() async throws {

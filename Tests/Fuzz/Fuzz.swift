@@ -213,6 +213,13 @@ enum FuzzTarget: String, CaseIterable {
             defer { curl_url_cleanup(handle) }
             let code = curl_url_set(handle, CURLUPART_URL, text, UInt32(CURLU_NON_SUPPORT_SCHEME))
             precondition(code == CURLUE_OK, "libcurl refuses a URL the transport accepts")
+            // The host a cookie is judged by is the one libcurl connects to (an IPv4 address in any of its forms).
+            var part: UnsafeMutablePointer<CChar>?
+            if let host = TransportRequest.host(of: text), !host.contains(":"),
+               curl_url_get(handle, CURLUPART_HOST, &part, 0) == CURLUE_OK, let part {
+                defer { curl_free(part) }
+                precondition((IPv4Literal.normalized(host) ?? host) == String(cString: part).lowercased(), "a host judged apart from libcurl's")
+            }
         }
         _ = TransportRequest.forMessages(text)
         if let next = RedirectLocation.resolve(text, against: "https://h.test:8443/a/b?c") {

@@ -138,7 +138,8 @@ public final class Nginx: Sendable {
     }
 
     /// On the plain and the TLS server alike (both `localhost` to a client, so one cookie domain):
-    /// `/cookie/echo` answers the `Cookie` field it got; each `/cookie/set/<name>` sets the cookies named.
+    /// `/cookie/echo` answers the `Cookie` field it got; each `/cookie/set/<name>` sets the cookies named;
+    /// `/host-prefix` sets `__Host-g=1; Secure` (no `Path`) and `__Host-h=1; Secure; Path=/`.
     public static let cookieSetters: [String: [String]] = [
         "secure-good": ["sid=GOOD; Secure; Path=/"],
         "evil": ["sid=EVIL; Path=/"],
@@ -146,10 +147,15 @@ public final class Nginx: Sendable {
         "evil-subpath": ["sid=EVIL; Path=/cookie"],
         "prefixes": ["__Secure-a=1; Secure; Path=/", "__Secure-b=1; Path=/", "__Host-c=1; Secure; Path=/",
                      "__Host-d=1; Secure; Path=/; Domain=localhost", "__Host-e=1; Secure; Path=/cookie", "__host-f=1; Path=/"],
+        // Fifty plain cookies, then one that would take the place of a Secure one.
+        "flood": (0..<50).map { "f\($0)=x; Path=/" } + ["sid=EVIL; Path=/"],
     ]
 
     private static var cookieLocations: String {
         "location = /cookie/echo { default_type text/plain; return 200 \"$http_cookie\"; }\n"
+            // At the root, so that the default path is `/`: a `__Host-` cookie still needs the attribute.
+            + "location = /host-prefix { default_type text/plain; add_header Set-Cookie \"__Host-g=1; Secure\"; "
+            + "add_header Set-Cookie \"__Host-h=1; Secure; Path=/\"; return 200 \"set\"; }\n"
             + cookieSetters.map { name, fields in
                 "location = /cookie/set/\(name) { default_type text/plain; "
                     + fields.map { "add_header Set-Cookie \"\($0)\";" }.joined(separator: " ") + " return 200 \"set\"; }\n"

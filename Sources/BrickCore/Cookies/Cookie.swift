@@ -60,9 +60,12 @@ public struct Cookie: Sendable, Equatable {
 
 /// The parts of a URL cookies are matched on.
 enum CookieURL {
-    /// Host (lowercased), path (`/` when empty) and whether the scheme is https.
+    /// Host (lowercased; an IPv4 address in the dotted-decimal form of the address libcurl connects to,
+    /// however the URL writes it: `0x7f.0.0.1` is `127.0.0.1`), path (`/` when empty) and whether the scheme
+    /// is https.
     static func parts(of url: String) -> (host: String, path: String, https: Bool)? {
-        guard let host = TransportRequest.host(of: url), let schemeEnd = url.firstRange(of: "://") else { return nil }
+        guard let written = TransportRequest.host(of: url), let schemeEnd = url.firstRange(of: "://") else { return nil }
+        let host = IPv4Literal.normalized(written) ?? written
         let afterAuthority = url[schemeEnd.upperBound...].drop { $0 != "/" && $0 != "?" && $0 != "#" }
         let path = afterAuthority.prefix { $0 != "?" && $0 != "#" }
         return (host, path.isEmpty ? "/" : String(path), url.lowercased().hasPrefix("https://"))

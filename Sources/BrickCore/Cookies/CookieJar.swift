@@ -12,7 +12,8 @@ import FoundationEssentials
 /// In memory, or in a file you name (`init(file:keepingSessionCookies:)`), in the Netscape format curl reads and
 /// writes (`curl -b FILE`), owner-only (0600), replaced atomically after each change; session cookies (no
 /// `Expires` or `Max-Age`) are written only when asked, with the expiry 0 curl gives them.
-/// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (the oldest go first).
+/// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (expired ones go first, then
+/// the oldest that is not `Secure`, then the oldest).
 public final class CookieJar: Sendable {
     private let state: Locked<[Cookie]>
     /// Held for the whole of a save, so that saves never interleave; counts the saves. (Not a lock around
@@ -100,12 +101,20 @@ public final class CookieJar: Sendable {
                 if let expires = cookie.expires, expires <= now { continue }  // an expiry in the past deletes
                 cookies.append(cookie)
                 let sameDomain = cookies.indices.filter { cookies[$0].domain == cookie.domain }
-                if sameDomain.count > Self.perDomain { cookies.remove(at: sameDomain[0]) }
+                if sameDomain.count > Self.perDomain { cookies.remove(at: Self.victim(among: sameDomain, of: cookies, now: now)) }
             }
             cookies.removeAll { $0.expires.map { $0 <= now } ?? false }
-            if cookies.count > Self.total { cookies.removeFirst(cookies.count - Self.total) }
+            while cookies.count > Self.total { cookies.remove(at: Self.victim(among: Array(cookies.indices), of: cookies, now: now)) }
         }
         save()
+    }
+
+    /// Which of `candidates` (indices into `cookies`, oldest first) goes when there are too many, in RFC
+    /// 6265bis §5.7's order: an expired one, else the oldest that is not `Secure`, else the oldest. So a
+    /// flood of plain cookies never pushes out a `Secure` one while a plain one is left to go.
+    static func victim(among candidates: [Int], of cookies: [Cookie], now: Date) -> Int {
+        candidates.first { cookies[$0].expires.map { $0 <= now } ?? false }
+            ?? candidates.first { !cookies[$0].secure } ?? candidates[0]
     }
 
     /// Writes the lasting cookies to the file, owner-only, one save at a time: the cookies are read under

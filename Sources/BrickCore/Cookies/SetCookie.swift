@@ -56,7 +56,7 @@ enum SetCookie {
             cookie.hostOnly = scope.hostOnly
         }
         if cookie.secure && !https { return nil }
-        guard keepsPrefixRules(cookie, https: https, domainAttribute: domainAttribute) else { return nil }
+        guard keepsPrefixRules(cookie, https: https, domainAttribute: domainAttribute, pathAttribute: pathAttribute) else { return nil }
         if let maxAge {
             cookie.expires = now.addingTimeInterval(maxAge <= 0 ? -1 : min(maxAge, longestLife))
         } else if let expires {
@@ -81,14 +81,15 @@ enum SetCookie {
     }
 
     /// RFC 6265bis §4.1.3: a `__Secure-` cookie must be `Secure` and come over https; a `__Host-` one also
-    /// has no `Domain` attribute and the path `/`. Compared without regard to case, as browsers do now.
-    private static func keepsPrefixRules(_ cookie: Cookie, https: Bool, domainAttribute: String?) -> Bool {
+    /// has no `Domain` attribute and a `Path` attribute of `/` (§4.1.3.2: the attribute itself, not a default
+    /// path that happens to be `/`). Compared without regard to case, as browsers do now.
+    private static func keepsPrefixRules(_ cookie: Cookie, https: Bool, domainAttribute: String?, pathAttribute: String?) -> Bool {
         let lowered = cookie.name.lowercased()
         if lowered.hasPrefix("__secure-") || lowered.hasPrefix("__host-") {
             guard cookie.secure, https else { return false }
         }
         if lowered.hasPrefix("__host-") {
-            guard domainAttribute == nil, cookie.path == "/" else { return false }
+            guard domainAttribute == nil, pathAttribute == "/" else { return false }
         }
         return true
     }
