@@ -133,6 +133,7 @@ let package = Package(
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", dependencies: ["LoopbackServer", "BrickTransport"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
+        .testTarget(name: "BrickSystemTests", dependencies: ["BrickSystem"], swiftSettings: strictTests),
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
         .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),

@@ -1,14 +1,18 @@
 import BrickCore
 import BrickRequest
+import BrickSystem
 import FoundationEssentials
 import Glibc
 
 /// `--session NAME`: what one run keeps for the next runs against the same host, as HTTPie's sessions do:
-/// the headers its command line named (`Authorization` from `-a` included) and every cookie the server set,
-/// session cookies too. NAME is kept in `$XDG_CONFIG_HOME/brick/sessions/HOST_PORT/NAME/` (`~/.config` when
-/// `XDG_CONFIG_HOME` is unset); a NAME with a `/` in it is that directory itself. The directory is its
-/// owner's alone (0700), and so are its two files (0600): `headers` (one `Name: value` a line) and `cookies`
-/// (curl's format: `curl -b` reads it). A header named on the command line replaces the kept one.
+/// the headers its command line named (`Authorization` from `-a` included) that the library accepted, and
+/// every cookie the server set, session cookies too. NAME is kept in
+/// `$XDG_CONFIG_HOME/brick/sessions/HOST_PORT/NAME/` (`~/.config` when `XDG_CONFIG_HOME` is unset); a NAME
+/// with a `/` in it is that directory itself. The directory is its owner's alone (0700), and so are its two
+/// files (0600): `headers.json` (a JSON list of name and value, so that no value can split into another
+/// field) and `cookies` (curl's format: `curl -b` reads it). A header named on the command line replaces the
+/// kept one. A directory or file that is not the user's own, is writable by others, or is a symbolic link is
+/// refused, as ssh refuses such a `~/.ssh`: another user could have planted what it holds.
 struct SavedSession {
     let directory: String
     let cookies: CookieJar
@@ -21,25 +25,52 @@ struct SavedSession {
         "if-match", "if-none-match", "if-modified-since", "if-unmodified-since", "if-range", "range",
     ]
 
+    /// The most a session's headers file may hold.
+    static let headersLimit = 1 << 20
+
     /// Opens (or creates) the session `name` for requests to `url`.
     init(name: String, url: String) throws(UsageError) {
         directory = try Self.directory(for: name, url: url)
         try Self.makeDirectories(directory)
+        try Self.refuseUnlessOwn(directory)
+        try Self.refuseUnlessOwn(directory + "/cookies", ifPresent: true)
+        try Self.refuseUnlessOwn(directory + "/headers.json", ifPresent: true)
         do {
             cookies = try CookieJar(file: directory + "/cookies", keepingSessionCookies: true)
         } catch {
             throw UsageError("the session's cookies cannot be read: \(error)")
         }
-        var kept = HTTPHeaders()
-        if let text = FileManager.default.contents(atPath: directory + "/headers") {
-            for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
-                guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = Self.trimmed(line[..<colon])
-                guard !name.isEmpty, !Self.unkept.contains(name.lowercased()) else { continue }
-                kept.add(name: name, value: Self.trimmed(line[line.index(after: colon)...]))
-            }
+        headers = try Self.readHeaders(directory + "/headers.json")
+    }
+
+    /// The headers kept in `path` (JSON), each one a field the library accepts; none when there is no file.
+    private static func readHeaders(_ path: String) throws(UsageError) -> HTTPHeaders {
+        let bytes: [UInt8]
+        switch FileDescriptor.readWhole(path, limit: headersLimit) {
+        case .success(let read): bytes = read
+        case .failure(let error) where error.code == ENOENT: return HTTPHeaders()
+        case .failure(let error): throw UsageError("the session's headers \(path) cannot be read: \(error)")
         }
-        headers = kept
+        guard let stored = try? JSONDecoder().decode(HTTPHeaders.self, from: Data(bytes)) else {
+            throw UsageError("the session's headers \(path) are not a JSON list of fields")
+        }
+        return HTTPHeaders(stored.filter { field in
+            !unkept.contains(field.name.lowercased()) && (try? HTTPHeaders([field]).validate()) != nil
+        })
+    }
+
+    /// Refuses `path` unless it is the user's own, not writable by others and not a symbolic link; with
+    /// `ifPresent`, a path with nothing there passes.
+    private static func refuseUnlessOwn(_ path: String, ifPresent: Bool = false) throws(UsageError) {
+        guard let status = Paths.linkStatus(of: path) else {
+            if ifPresent && errno == ENOENT { return }
+            throw UsageError("the session's \(path) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard status.isOwnAndUnwritableByOthers else {
+            let what = status.isSymbolicLink ? "a symbolic link" : status.owner != geteuid() ? "not yours"
+                : "writable by others (mode \(String(status.permissions, radix: 8)))"
+            throw UsageError("the session's \(path) is \(what): refused, as what another user could put there is not trusted")
+        }
     }
 
     /// The kept headers with `own` set over them: what this run sends.
@@ -49,10 +80,16 @@ struct SavedSession {
         return all
     }
 
-    /// Keeps `sent` (the merged headers) for the next runs, but for the fields of ``unkept``.
+    /// Keeps `sent` (the merged headers) for the next runs: only the fields the library accepts (a refused
+    /// one was never sent), but for those of ``unkept``, as JSON.
     func save(_ sent: HTTPHeaders) throws(UsageError) {
-        let lines = sent.filter { !Self.unkept.contains($0.name.lowercased()) }.map { "\($0.name): \($0.value)\n" }
-        if let failure = writeAtomically(Data(lines.joined().utf8), to: directory + "/headers") {
+        let kept = HTTPHeaders(sent.filter { field in
+            !Self.unkept.contains(field.name.lowercased()) && (try? HTTPHeaders([field]).validate()) != nil
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(kept) else { throw UsageError("the session's headers cannot be written as JSON") }
+        if let failure = writeAtomically(data, to: directory + "/headers.json") {
             throw UsageError("the session's headers cannot be saved in \(directory): \(String(cString: strerror(failure)))")
         }
     }
@@ -82,10 +119,6 @@ struct SavedSession {
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         let name = String(authority.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "_" })
         return name.isEmpty || name.hasPrefix(".") ? "_" + name : name
-    }
-
-    private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 
     /// Creates `path` and its missing parents, each owner-only.

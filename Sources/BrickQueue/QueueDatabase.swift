@@ -37,7 +37,7 @@ final class QueueDatabase: Sendable {
         try Self.open.withLock { open throws(QueueError) -> QueueDatabase in
             let lockPath = path + ".lock"
             let fd: FileDescriptor
-            switch FileDescriptor.open(lockPath, [.readWrite, .create]) {
+            switch FileDescriptor.open(lockPath, [.readWrite, .create, .noFollow]) {
             case .success(let opened): fd = opened
             case .failure(let error): throw .database("cannot open \(lockPath): \(error)")
             }

@@ -7,10 +7,11 @@ import FoundationEssentials
 final class SQLiteDatabase {
     private let handle: OpaquePointer
 
-    /// Opens (or creates) the database at `path`, owner-only: the file is made 0600 before SQLite opens it,
-    /// and SQLite gives its journal the same mode. Waits up to 5 s for another process's lock.
+    /// Opens (or creates) the database at `path`, owner-only: the file is made 0600 before SQLite opens it
+    /// (never through a symbolic link planted at `path`), and SQLite gives its journal the same mode. Waits
+    /// up to 5 s for another process's lock.
     init(path: String) throws(QueueError) {
-        switch FileDescriptor.open(path, [.readWrite, .create]) {
+        switch FileDescriptor.open(path, [.readWrite, .create, .noFollow]) {
         case .success(let file):
             file.setPermissions(0o600)
             file.close()

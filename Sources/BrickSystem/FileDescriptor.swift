@@ -135,14 +135,47 @@ package struct FileDescriptor: Sendable, Hashable {
         return fcntl(raw, F_SETLK, &lock) == 0 ? nil : .last
     }
 
-    /// Makes a new empty file from `template` (ending in `XXXXXX`, which becomes unique), owner-only:
-    /// the file and its path.
+    /// Makes a new empty file from `template` (ending in `XXXXXX`, which becomes unique), owner-only and
+    /// close-on-exec from the start (no instant at which a spawned process could inherit it), never through
+    /// a link: the file and its path. (`mkostemp` is not in Swift's Glibc module; this is what it does.)
     package static func makeUnique(_ template: String) -> Result<(FileDescriptor, String), SystemError> {
-        var bytes = Array(template.utf8CString)
-        let raw = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard raw >= 0 else { return .failure(.last) }
-        _ = fcntl(raw, F_SETFD, FD_CLOEXEC)  // mkostemp is not in Swift's Glibc module
-        return .success((FileDescriptor(raw: raw), String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        guard template.hasSuffix("XXXXXX") else { return .failure(SystemError(code: EINVAL)) }
+        let stem = String(template.dropLast(6))
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<100 {
+            let path = stem + String((0..<6).map { _ in letters[Int(generator.next(upperBound: UInt64(letters.count)))] })
+            switch open(path, [.readWrite, .create, .exclusive, .noFollow]) {
+            case .success(let file): return .success((file, path))
+            case .failure(let error) where error.code == EEXIST: continue
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .failure(SystemError(code: EEXIST))
+    }
+
+    /// The whole content of the file at `path`, read without following a link at its last component and
+    /// refused past `limit` bytes; `nil` when it cannot be read (a link, too large, not a regular file).
+    package static func readWhole(_ path: String, limit: Int) -> Result<[UInt8], SystemError> {
+        let file: FileDescriptor
+        switch open(path, [.read, .noFollow, .nonBlocking]) {
+        case .success(let opened): file = opened
+        case .failure(let error): return .failure(error)
+        }
+        defer { file.close() }
+        guard case .success(let status) = file.status(), status.isRegularFile else { return .failure(SystemError(code: EINVAL)) }
+        guard status.size <= Int64(limit) else { return .failure(SystemError(code: EFBIG)) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }
+            switch read {
+            case .success(0): return .success(Array(bytes.prefix(count)))
+            case .success(let got): count += got
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .failure(SystemError(code: EFBIG))  // it grew while read
     }
 }
 
@@ -158,10 +191,24 @@ package struct FileStatus: Sendable {
     package let inode: UInt64
     /// When its content last changed, in nanoseconds since 1970.
     package let modified: Int
+    /// Whether it is a directory, and whether it is a symbolic link (seen only without following links).
+    package let isDirectory: Bool
+    package let isSymbolicLink: Bool
+    /// The user who owns it, and its permission bits (`0o700`…).
+    package let owner: UInt32
+    package let permissions: UInt32
+
+    /// Whether its owner is the user this process runs as and nobody else may write it (as ssh asks of
+    /// `~/.ssh`): what another user could have planted or could change is not trusted.
+    package var isOwnAndUnwritableByOthers: Bool { owner == geteuid() && permissions & 0o022 == 0 && !isSymbolicLink }
 
     init(_ status: stat) {
         size = Int64(status.st_size)
         isRegularFile = status.st_mode & S_IFMT == S_IFREG
+        isDirectory = status.st_mode & S_IFMT == S_IFDIR
+        isSymbolicLink = status.st_mode & S_IFMT == S_IFLNK
+        owner = UInt32(status.st_uid)
+        permissions = UInt32(status.st_mode & 0o7777)
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
         modified = Int(status.st_mtim.tv_sec) * 1_000_000_000 + Int(status.st_mtim.tv_nsec)

@@ -22,4 +22,15 @@ package enum Paths {
         var status = stat()
         return stat(path, &status) == 0 ? FileStatus(status) : nil
     }
+
+    /// What `lstat` says of `path`: a symbolic link is described itself, not followed; `nil` when it cannot.
+    package static func linkStatus(of path: String) -> FileStatus? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? FileStatus(status) : nil
+    }
+
+    /// Sets the permission bits of `path` (following links).
+    package static func setPermissions(_ path: String, _ permissions: UInt32) -> SystemError? {
+        chmod(path, mode_t(permissions)) == 0 ? nil : .last
+    }
 }

@@ -162,6 +162,22 @@ import TestServers
         }
     }
 
+    /// A symbolic link planted at the database's path or at its lock file is never opened through: the
+    /// queue is refused and the link's target is not created.
+    @Test func aLinkPlantedAtTheDatabaseOrItsLockIsNotFollowed() async throws {
+        try await Self.withDatabase { path in
+            let session = Self.session(ManualReachability())
+            let target = path + ".elsewhere"
+            for planted in [path + ".lock", path] {
+                try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: target)
+                #expect(throws: QueueError.self) { _ = try DeliveryQueue(path: path, name: "q", session: session) }
+                #expect(!FileManager.default.fileExists(atPath: target))
+                try FileManager.default.removeItem(atPath: planted)
+            }
+            _ = try DeliveryQueue(path: path, name: "q", session: session)  // and with nothing planted, it opens
+        }
+    }
+
     @Test func aDatabaseDamagedAfterItOpenedStopsDeliveryWithAnErrorItsOwnerSees() async throws {
         let server = try FaultServer()
         defer { server.stop() }

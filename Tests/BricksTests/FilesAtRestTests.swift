@@ -60,9 +60,12 @@ import Testing
         #expect(server.ranges("splice") == ["", "bytes=300000-", ""])
     }
 
+    /// Owner-only, also when the directory was there before with a looser mode.
     @Test func theDiskCacheIsOwnerOnly() async throws {
         let directory = try Paths.scratchDirectory("at-rest") + "/cache"
         defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        #expect(mode(directory) == 0o755)
         var configuration = Session.Configuration()
         configuration.responseCache = try DiskResponseCache(directory: URL(fileURLWithPath: directory))
         let session = Session(configuration: configuration)

@@ -34,8 +34,9 @@ public final class DiskResponseCache: ResponseCache {
     private static let suffix = ".brickcache"
 
     /// Opens (creating it if needed) a cache in `directory` of at most `capacity` bytes (default 256 MiB);
-    /// a response larger than an eighth of it is not kept.
-    /// - Throws: ``FileError`` when the directory cannot be created.
+    /// a response larger than an eighth of it is not kept. The directory is made owner-only (0700), also when
+    /// it was there before.
+    /// - Throws: ``FileError`` when the directory cannot be created or made owner-only (another user's).
     public init(directory: URL, capacity: Int = 256 << 20) throws(FileError) {
         self.directory = directory.path
         self.capacity = max(0, capacity)
@@ -45,6 +46,11 @@ public final class DiskResponseCache: ResponseCache {
                 atPath: self.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw FileError(.open, path: self.directory, osErrno: SystemError.last.code)
+        }
+        // A directory that was there keeps its mode through `createDirectory`: it is made owner-only here (a
+        // directory of another user's cannot be, and is refused).
+        if let failure = Paths.setPermissions(self.directory, 0o700) {
+            throw FileError(.open, path: self.directory, osErrno: failure.code)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: self.directory)) ?? []
         var found: [(name: String, size: Int, modified: Int)] = []
