@@ -104,7 +104,8 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
     public var count: Int { fields.count }
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
-    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+    /// One `Name: value` line a field, the values of secret fields (``Secrets/headerNames``) hidden.
+    public var description: String { fields.map(\.description).joined(separator: "\n") }
 }
 
 extension HTTPHeaders {

@@ -23,6 +23,32 @@ import TestServers
         }
     }
 
+    /// A call's response and its error, dumped or printed whole (a crash report, a test failure), show
+    /// neither the URL's password and token nor a credential field, sent or received: on a fresh connection
+    /// and on a kept one.
+    @Test func dumpsOfAResponseAndAnErrorShowNoSecret() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        let session = Session()
+        let base = server.baseURL.replacingOccurrences(of: "http://", with: "http://ada:urlpw@")
+        for round in 1...2 {
+            let ok = await session.dataResponse(for: TransportRequest(
+                url: base + "/ok?key=dump\(round)&token=tok123", headers: ["Authorization": "Bearer sekret"]))
+            let failed = await session.dataResponse(
+                for: TransportRequest(url: base + "/status?code=503&key=dump\(round)&access_token=tok456", headers: ["Cookie": "sid=cook"]),
+                validation: .successful)
+            #expect(ok.value?.head.status == 200 && failed.error != nil)
+            var dumped = ""
+            dump(ok, to: &dumped)
+            dump(failed, to: &dumped)
+            dump(failed.error, to: &dumped)
+            for text in [dumped, "\(ok)", "\(failed)", String(reflecting: failed.error)] {
+                for secret in ["urlpw", "tok123", "tok456", "sekret", "sid=cook"] { #expect(!text.contains(secret), "\(secret) in \(text)") }
+            }
+            #expect(dumped.contains("ada:<redacted>@") && dumped.contains("Authorization"))
+        }
+    }
+
     /// Every error a call ends with names the call: its method and URL, without the URL's query, fragment
     /// or user info (which may hold secrets). Against a refused port, a status the request does not accept,
     /// a body that does not decode, and a call that gave up; each on a fresh connection and on a kept one.
