@@ -15,6 +15,22 @@ final class CurlEngine: Sendable {
         curl_global_init(Int(CURL_GLOBAL_ALL))
     }()
 
+    /// Held while a multi handle is made, so that two engines made at once tell their descriptors apart.
+    private static let creation = Locked(())
+
+    /// A new multi handle, with the socket pair libcurl 7.88 opens in it to wake itself (without
+    /// close-on-exec, and no option asks for it) marked close-on-exec: found by comparing the process's
+    /// descriptors before and after, under ``creation``. A process spawned meanwhile by another thread could
+    /// still inherit them; from the moment this returns, none does.
+    private static func makeMulti() -> UnsafeMutableRawPointer? {
+        creation.withLock { _ in
+            let before = OpenDescriptors.current()
+            let multi = curl_multi_init()
+            OpenDescriptors.markUnixSocketsCloseOnExec(OpenDescriptors.current().subtracting(before))
+            return multi
+        }
+    }
+
     /// Starts the engine thread with its own multi handle.
     ///
     /// - Returns: `nil` if libcurl could not create a multi handle or the thread could not start.
@@ -22,7 +38,7 @@ final class CurlEngine: Sendable {
         Self.processSetup
         guard let mailbox = EngineMailbox() else { return nil }
         self.mailbox = mailbox
-        guard let multi = curl_multi_init() else { return nil }
+        guard let multi = Self.makeMulti() else { return nil }
         // The multi handle closes connections through an internal handle that takes `CURLOPT_NOSIGNAL`
         // from the last handle added; until one is, it ignores SIGPIPE process-wide around closing (see
         // `EasyHandle.make()`). Adding one of ours at once gives it the setting even if nothing is sent.
