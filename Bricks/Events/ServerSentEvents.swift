@@ -7,8 +7,10 @@ import BrickTransport
 /// `Session.serverSentEvents(_:retry:maxEventSize:)`), a connection that ends or drops after its head
 /// is opened again, sending `Last-Event-ID`, after the server's `retry:` time (or the retry rules'
 /// `breakTime`), for as long as the retry rules allow: `maxRetryCount` reconnections in a row that bring
-/// no event. The wait is never under 250 ms, and it doubles (up to the rules' `maxBreakTime`) while
-/// connections keep ending within a second of being opened, so that no server can make a storm of them. Opening a connection goes through the retry rules as any stream does (a refused connection is
+/// no event. The wait is never under 250 ms, so that no server can make a storm of them, and it doubles (up
+/// to the rules' `maxBreakTime`) while connections keep ending without delivering an event; one that
+/// delivered an event starts again from the server's time (WHATWG HTML §9.2). Opening a connection goes
+/// through the retry rules as any stream does (a refused connection is
 /// retried, an unreachable host waited for). A `204 No Content` ends the events; a status outside 2xx or
 /// a body that is not `text/event-stream` fails with `.validation`.
 public struct ServerSentEvents: AsyncSequence, Sendable {
@@ -47,10 +49,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         var nextReady = 0
         var gotHead = false
         var emptyConnectionsInARow = 0
-        /// Connections in a row that ended within ``quickEnd`` of being opened.
-        var quickEndsInARow = 0
-        /// Time since the connection was opened, on the reconnection clock.
-        var sinceConnected: (() -> Duration)?
+        /// Connections in a row that ended without delivering an event: the wait doubles with each.
+        var failedConnectionsInARow = 0
+        /// Whether the connection now open has delivered an event.
+        var delivered = false
         var finished = false
 
         init(connect: @escaping @Sendable (String?) -> ResponseStream, reconnection: Reconnection?, parser: ServerSentEventParser) {
@@ -73,7 +75,7 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 if finished { return nil }
                 if connection == nil {
                     connection = connect(parser.lastEventID.isEmpty ? nil : parser.lastEventID).makeAsyncIterator()
-                    sinceConnected = reconnection.map { ServerSentEvents.stopwatch($0.clock) }
+                    delivered = false
                     gotHead = false
                 }
                 do throws(BrickError) {
@@ -84,7 +86,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                     case .body(let chunk)?:
                         do throws(TransportError) { ready = try parser.feed(chunk) } catch { throw .transport(error) }
                         nextReady = 0
-                        if !ready.isEmpty { emptyConnectionsInARow = 0 }
+                        if !ready.isEmpty {
+                            emptyConnectionsInARow = 0
+                            delivered = true
+                        }
                     case .end?, nil: try await connectionEnded(after: nil)
                     default: continue
                     }
@@ -129,11 +134,10 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
                 return
             }
             emptyConnectionsInARow += 1
-            let lived = sinceConnected?() ?? .zero
-            quickEndsInARow = lived < ServerSentEvents.quickEnd ? quickEndsInARow + 1 : 0
+            failedConnectionsInARow = delivered ? 0 : failedConnectionsInARow + 1
             let requested = Swift.min(parser.reconnectionTime ?? reconnection.rules.breakTime, reconnection.rules.maxBreakTime)
             let delay = ServerSentEvents.reconnectionDelay(
-                requested: requested, quickEndsInARow: quickEndsInARow, cap: reconnection.rules.maxBreakTime)
+                requested: requested, failedInARow: failedConnectionsInARow, cap: reconnection.rules.maxBreakTime)
             do { try await reconnection.clock.sleep(for: delay) } catch {
                 finished = true
                 throw .transport(.cancelled)
@@ -141,27 +145,18 @@ public struct ServerSentEvents: AsyncSequence, Sendable {
         }
     }
 
-    /// A function that tells the time passed on `clock` since it was made.
-    static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
-    }
-
     /// The shortest wait before a reconnection, whatever `retry:` the server sent: `retry: 0` and one event
     /// per connection would otherwise open thousands of connections a second.
     package static let minimumReconnectionDelay = Duration.milliseconds(250)
-    /// A connection that ends sooner than this after it was opened (on the session's clock) "ended at once";
-    /// several in a row back off.
-    static let quickEnd = Duration.seconds(1)
-
     /// The wait before the next connection: the `requested` time (the server's `retry:`, or the rules'
     /// break time), at least ``minimumReconnectionDelay``; doubled for each connection after the first in a
-    /// row that ended at once, up to `cap` (the rules' longest break) or the requested time if longer.
-    package static func reconnectionDelay(requested: Duration, quickEndsInARow: Int, cap: Duration) -> Duration {
+    /// row that ended without delivering an event (`failedInARow`: 0 after one that delivered), up to `cap`
+    /// (the rules' longest break) or the requested time if longer.
+    package static func reconnectionDelay(requested: Duration, failedInARow: Int, cap: Duration) -> Duration {
         let base = Swift.max(minimumReconnectionDelay, requested)
         let limit = Swift.max(base, cap)
         var delay = base
-        for _ in 0..<Swift.min(Swift.max(0, quickEndsInARow - 1), 32) where delay < limit { delay = delay * 2 }
+        for _ in 0..<Swift.min(Swift.max(0, failedInARow - 1), 32) where delay < limit { delay = delay * 2 }
         return Swift.min(delay, limit)
     }
 }

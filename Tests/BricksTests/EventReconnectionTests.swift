@@ -21,8 +21,9 @@ final class RecordingClock: Clock, Sendable {
     }
 }
 
-/// Reconnections a server cannot abuse: ids that could not go back are not kept (the stream goes on), and
-/// `retry: 0` with one event per connection meets a floor and a backoff instead of a storm.
+/// Reconnections a server cannot abuse: ids that could not go back are not kept (the stream goes on),
+/// `retry: 0` with one event per connection meets a floor instead of a storm, and connections that bring
+/// nothing back off.
 @Suite struct EventReconnectionTests {
     static func head(_ extra: String = "") -> String {
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\(extra)\r\n"
@@ -55,7 +56,9 @@ final class RecordingClock: Clock, Sendable {
         #expect(sent == ["none", "Last-Event-ID: good", "Last-Event-ID: good", "Last-Event-ID: good"])
     }
 
-    @Test func retryZeroWithOneEventPerConnectionWaitsAtLeastTheFloorAndBacksOff() async throws {
+    /// `retry: 0` with one event per connection: every connection delivered, so none backs off, but none
+    /// comes sooner than the floor (at most four connections a second).
+    @Test func retryZeroWithOneEventPerConnectionWaitsAtLeastTheFloor() async throws {
         let server = try FaultServer()
         defer { server.stop() }
         server.script("storm", [Self.head() + "retry: 0\ndata: x\n\n"])
@@ -66,16 +69,35 @@ final class RecordingClock: Clock, Sendable {
             if events == 8 { break }
         }
         #expect(server.count("storm") == 8)
-        let waits = clock.waits
-        #expect(waits.count == 7)
-        #expect(waits == [250, 500, 1000, 2000, 4000, 8000, 16000].map { Duration.milliseconds($0) }, "\(waits)")
+        #expect(clock.waits == Array(repeating: .milliseconds(250), count: 7), "\(clock.waits)")
+    }
+
+    /// WHATWG HTML §9.2: the wait doubles while connections end without delivering an event, and starts
+    /// again from the server's `retry:` once one delivers: 1.2 s, 1.2 s after a connection with events; then
+    /// 1.2, 2.4, 4.8 s while connections bring nothing, and 1.2 s again after one that brings an event.
+    @Test func theWaitBacksOffOnlyWhileConnectionsDeliverNothing() async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let retry = Self.head() + "retry: 1200\n\n"
+        server.script("backoff", [
+            retry + "data: one\n\n", retry + "data: two\n\ndata: three\n\n", retry, retry, retry, retry + "data: four\n\n",
+            "HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n",
+        ])
+        let clock = RecordingClock()
+        var data: [String] = []
+        let rules = AutoRetryConfiguration(breakTime: .seconds(1), maxRetryCount: 5, maxBreakTime: .seconds(30))
+        for try await event in Self.session(clock).serverSentEvents(TransportRequest(url: server.baseURL + "/scripted?key=backoff"), retry: rules) {
+            data.append(event.data)
+        }
+        #expect(data == ["one", "two", "three", "four"])
+        #expect(clock.waits == [1200, 1200, 1200, 2400, 4800, 1200].map { Duration.milliseconds($0) }, "\(clock.waits)")
     }
 
     @Test func theDelayHasAFloorAndDoublesUpToTheCap() {
-        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 0, cap: .seconds(30)) == .milliseconds(250))
-        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(3), quickEndsInARow: 1, cap: .seconds(30)) == .seconds(3))
-        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 3, cap: .seconds(30)) == .seconds(1))
-        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, quickEndsInARow: 1000, cap: .seconds(30)) == .seconds(30))
-        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(90), quickEndsInARow: 9, cap: .seconds(30)) == .seconds(90))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, failedInARow: 0, cap: .seconds(30)) == .milliseconds(250))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(3), failedInARow: 1, cap: .seconds(30)) == .seconds(3))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, failedInARow: 3, cap: .seconds(30)) == .seconds(1))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .zero, failedInARow: 1000, cap: .seconds(30)) == .seconds(30))
+        #expect(ServerSentEvents.reconnectionDelay(requested: .seconds(90), failedInARow: 9, cap: .seconds(30)) == .seconds(90))
     }
 }
