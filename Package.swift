@@ -151,7 +151,7 @@ let package = Package(
         // Long runs through the full brick path: `make soak` and `make load` (Docs/Reliability.md).
         .executableTarget(name: "BrickSoak", dependencies: ["BrickRequest"], path: "Tests/Soak", swiftSettings: strictTests),
         .executableTarget(
-            name: "TransferProbe", dependencies: ["BrickRequest"], path: "Tests/TransferProbe", swiftSettings: strictTests),
+            name: "TransferProbe", dependencies: ["BrickRequest", "BrickSystem"], path: "Tests/TransferProbe", swiftSettings: strictTests),
         .testTarget(
             name: "BrickReachabilityTests", dependencies: ["BrickReachability", "CNetlink", "TestServers", "OutageProbe"],
             swiftSettings: strictTests),

@@ -223,29 +223,6 @@ import Testing
         for descriptor in toServer { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0) }
     }
 
-    /// libcurl's multi handle opens a socket pair to wake itself, without close-on-exec: the engine marks it
-    /// as it is made, so that no process the application spawns inherits it. Of the process's descriptors, the
-    /// Unix stream sockets a new transport opened are all close-on-exec (those from before are the test
-    /// runner's own), for each of several transports.
-    @Test func theEnginesWakeUpSocketsAreClosedOnExec() async throws {
-        func isUnixStreamSocket(_ fd: Int32) -> Bool {
-            var domain: Int32 = 0, type: Int32 = 0
-            var length = socklen_t(4)
-            guard getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &length) == 0 else { return false }
-            length = socklen_t(4)
-            return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) == 0 && domain == AF_UNIX && type == Int32(SOCK_STREAM.rawValue)
-        }
-        var transports: [CurlTransport] = []
-        for _ in 0..<3 {
-            let before = Set(Sockets.openDescriptors())
-            transports.append(try #require(CurlTransport()))
-            let opened = Set(Sockets.openDescriptors()).subtracting(before).filter(isUnixStreamSocket)
-            #expect(opened.count >= 2, "the wake-up pair")
-            for descriptor in opened { #expect(fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(descriptor)") }
-        }
-        for transport in transports { await transport.shutdown() }
-    }
-
     /// The tests' own harness: a child process (a server, a probe) inherits no descriptor of the test process,
     /// so that it cannot hold a test's connection open after the test closed it.
     @Test func aSpawnedChildInheritsNoDescriptor() async throws {

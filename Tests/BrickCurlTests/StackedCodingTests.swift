@@ -1,5 +1,4 @@
 @testable import BrickCurl
-import BrickSystem
 import Foundation
 import TestServers
 import Testing
@@ -50,27 +49,6 @@ import Testing
             let late = try await failure(try nginx().url("/coded/stacked-swallowed"), options: timed, through: own)
             #expect(late.kind == .timedOut, "\(late)")
         }
-    }
-
-    /// With nothing to stop it (no ratio, a stream has no cap), the inner bomb decodes for a second or more:
-    /// a GET sent on the same transport meanwhile is answered before it ends.
-    @Test func anotherTransferIsAnsweredWhileAnInnerBombDecodes() async throws {
-        var lifted = TransportOptions()
-        lifted.maxDecompressionRatio = nil
-        let bomb = own.makeTransfer(for: TransportRequest(url: try nginx().url("/coded/stacked-swallowed"), options: lifted))
-        let ended = Locked(false)
-        var events = bomb.events().makeAsyncIterator()
-        guard case .head = try await events.next() else { Issue.record("no head first"); return }
-        let consumer = Task {
-            while let event = try? await events.next() {
-                if case .end = event { ended.withLock { $0 = true } }
-            }
-        }
-        let small = try await send(try nginx().url("/small"), through: own)
-        #expect(small.body.count == 100)
-        #expect(!ended.withLock { $0 }, "the bomb ended before a small GET on its transport was answered")
-        bomb.cancel(because: .cancelled)
-        await consumer.value
     }
 
     @Test func severalContentEncodingFieldsFormOneList() async throws {

@@ -96,33 +96,36 @@ public final class Nginx: Sendable {
         try Sockets.waitUntilAccepting(port: optionalTLSPort, child: process)
     }
 
-    /// Bodies in codings stacked on codings, each `deflate, gzip, gzip` (deflate applied first) and ~1 KB on
-    /// the wire: `stacked-junk.gz` holds `deflate("hello")` followed by 256 MiB of zeros inside its two gzip
-    /// layers (bytes after the end of the inner coding), `stacked-swallowed.gz` a deflate stream of 256 MiB
-    /// of empty blocks (which decodes to nothing) inside the same two layers.
+    /// Bodies in codings stacked on codings, each `deflate, gzip, gzip` (deflate applied first) and a few KB
+    /// on the wire: `stacked-junk.gz` holds `deflate("hello")` followed by 256 MiB of zeros inside its two
+    /// gzip layers (bytes after the end of the inner coding), `stacked-swallowed.gz` a deflate stream of
+    /// 1 GiB of empty blocks (which decodes to nothing, after a second or more of work) inside the same two
+    /// layers. Made with zlib's fastest level: a second or two.
     static func writeStackedCodings(in www: String) throws(TestServerError) {
         let script = """
             import sys, zlib
-            out, size = sys.stdout.buffer, int(sys.argv[2])
-            if sys.argv[1] == 'junk':
-                out.write(zlib.compress(b'hello'))
+            def layers(inner, path):
+                middle = zlib.compressobj(1, zlib.DEFLATED, 31)
+                coded = bytearray()
+                for piece in inner: coded += middle.compress(piece)
+                coded += middle.flush()
+                outer = zlib.compressobj(9, zlib.DEFLATED, 31)
+                with open(path, 'wb') as out: out.write(outer.compress(bytes(coded)) + outer.flush())
+            def junk(size):
+                yield zlib.compress(b'hello')
                 zeros = bytes(1 << 20)
-                for _ in range(size >> 20): out.write(zeros)
-            else:
-                out.write(b'\\x78\\x01')
+                for _ in range(size >> 20): yield zeros
+            def swallowed(size):
+                yield b'\\x78\\x01'
                 empty = b'\\x00\\x00\\x00\\xff\\xff' * (1 << 18)
-                for _ in range(size // len(empty)): out.write(empty)
-                out.write(b'\\x03\\x00\\x00\\x00\\x00\\x01')
+                for _ in range(size // len(empty)): yield empty
+                yield b'\\x03\\x00\\x00\\x00\\x00\\x01'
+            layers(junk(256 << 20), sys.argv[1] + '/stacked-junk.gz')
+            layers(swallowed(1 << 30), sys.argv[1] + '/stacked-swallowed.gz')
             """
         try Paths.write(script, to: www + "/stacked.py")
-        try ChildProcess.run(["/bin/sh", "-c", """
-            cd '\(www)' && python3 stacked.py junk \(stackedInnerSize) | gzip -c | gzip -c > stacked-junk.gz \
-            && python3 stacked.py swallowed \(stackedInnerSize) | gzip -c | gzip -c > stacked-swallowed.gz && rm stacked.py
-            """], logPath: www + "/../stacked.log")
+        try ChildProcess.run(["/bin/sh", "-c", "cd '\(www)' && python3 stacked.py . && rm stacked.py"], logPath: www + "/../stacked.log")
     }
-
-    /// The size of the inner layers of ``writeStackedCodings(in:)``'s bodies.
-    public static let stackedInnerSize = 256 << 20
 
     /// `http://127.0.0.1:<port><path>`.
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

@@ -1,4 +1,5 @@
 import BrickRequest
+import BrickSystem
 import Foundation
 import Glibc
 
@@ -16,6 +17,11 @@ import Glibc
 ///   transport alone (AllocationTests counts the allocations).
 /// - `transfer-probe threads URL`: the library's threads (by name) after building configurations and
 ///   sessions, and after one GET of URL through `Session.shared`.
+/// - `transfer-probe inherited URL`: the process's descriptors a spawned program would inherit (not
+///   close-on-exec), by kind, before and after a session made its engine and sent one GET of URL.
+/// - `transfer-probe interleaved BOMB_URL SMALL_URL`: streams BOMB_URL with no decompression ratio (a body
+///   whose codings take the engine a second or more to decode), and once its head came, GETs SMALL_URL on the
+///   same session: whether the GET was answered before the bomb's stream ended.
 /// - `transfer-probe shutdown OK_URL HANGING_URL`: a session with one kept-alive connection and one request
 ///   in flight, shut down: the library's threads and the process's descriptors before, during and after.
 final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
@@ -219,6 +225,40 @@ case "shutdown":
     fields["fdsBefore"] = "\(fdsBefore)"
     fields["fdsAfterRelease"] = "\(descriptors())"
     report(fields)
+case "interleaved":
+    var options = TransportOptions()
+    options.maxDecompressionRatio = nil
+    let session = Session()
+    var events = session.stream(TransportRequest(url: arguments[2], options: options)).makeAsyncIterator()
+    guard case .head? = try? await events.next() else { fail("no head from \(arguments[2])") }
+    let ending = Locked<Bool?>(nil)  // the bomb's end: `true` once it ended, `false` if it failed
+    let consumer = Task {
+        while let event = try? await events.next() {
+            if case .end = event { return ending.withLock { $0 = true } }
+        }
+        ending.withLock { $0 = false }
+    }
+    let small = (try? await session.send(TransportRequest(url: arguments[3])))?.body.count ?? -1
+    // Read as soon as the GET is answered: this process runs nothing else that could delay this task.
+    let bombEndedFirst = ending.withLock { $0 } != nil
+    await consumer.value
+    let bombEnded = ending.withLock { $0 } == true
+    report(["small": "\(small)", "bombEndedFirst": "\(bombEndedFirst)", "bombEnded": "\(bombEnded)"])
+case "inherited":
+    /// The descriptors without close-on-exec, as `/proc/self/fd` names them (`socket:[…]`, `pipe:[…]`, a path).
+    func inherited() -> [String] {
+        let fds = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
+        return fds.filter { fcntl($0, F_GETFD) >= 0 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 }
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
+    }
+    func sockets(_ names: [String]) -> Int { names.filter { $0.hasPrefix("socket:") }.count }
+    let before = inherited()
+    var configuration = Session.Configuration()
+    configuration.reachability = UnknownReachability()  // the session's engine alone
+    let session = Session(configuration: configuration)
+    let status = (try? await session.send(TransportRequest(url: arguments[2])))?.head.status ?? 0
+    let after = inherited()
+    report(["status": "\(status)", "socketsBefore": "\(sockets(before))", "socketsAfter": "\(sockets(after))"])
 default:
     fail("unknown mode \(arguments[1])")
 }
