@@ -14,7 +14,8 @@ extension TransportRequest {
 
     /// What ``validate()`` found wrong with a URL, if anything.
     enum URLVerdict {
-        case valid, notAbsolute, scheme(String), noHost, controlCharacter, badAuthority
+        /// `nonASCII`: the URL holds bytes past ASCII, to be checked as characters (``hasOneScalarPerCharacter(_:)``).
+        case valid(nonASCII: Bool), notAbsolute, scheme(String), noHost, controlCharacter, badAuthority
     }
 
     /// Checks a URL's bytes: an http or https scheme (any case), `://`, a host, no space or control byte.
@@ -33,12 +34,24 @@ extension TransportRequest {
         guard hostStart < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/"),
             bytes[hostStart] != UInt8(ascii: "/"), bytes[hostStart] != UInt8(ascii: "?"), bytes[hostStart] != UInt8(ascii: "#")
         else { return .noHost }
-        for byte in bytes where byte <= 0x20 || byte == 0x7F { return .controlCharacter }
+        var nonASCII = false
+        for byte in bytes {
+            if byte <= 0x20 || byte == 0x7F { return .controlCharacter }
+            if byte >= 0x80 { nonASCII = true }
+        }
         var end = hostStart
         while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
             end += 1
         }
-        return isValidAuthority(UnsafeBufferPointer(rebasing: bytes[hostStart..<end])) ? .valid : .badAuthority
+        return isValidAuthority(UnsafeBufferPointer(rebasing: bytes[hostStart..<end])) ? .valid(nonASCII: nonASCII) : .badAuthority
+    }
+
+    /// Whether every character of `url` is one Unicode scalar. A combining mark (or any scalar that extends
+    /// the one before it) would join the character before it: `/` followed by U+0307 is one character, no
+    /// longer a `/`, and code that looks for `://`, `?` or `@` among characters would read the URL apart
+    /// from libcurl. Such a URL is refused: percent-encoded, the same bytes pass.
+    static func hasOneScalarPerCharacter(_ url: String) -> Bool {
+        url.count == url.unicodeScalars.count
     }
 
     /// Whether `authority` (`[userinfo@]host[:port]`) has a host libcurl can use: an IPv6 literal in

@@ -45,7 +45,11 @@ public struct TransportRequest: Sendable {
         var url = url
         let verdict = url.withUTF8 { Self.check(url: $0) }
         switch verdict {
-        case .valid: break
+        case .valid(nonASCII: false): break
+        case .valid(nonASCII: true):
+            guard Self.hasOneScalarPerCharacter(url) else {
+                throw TransportError(.invalidURL, message: "URL holds a combining character (percent-encode it): \(Self.forMessages(url))")
+            }
         case .notAbsolute: throw TransportError(.invalidURL, message: "not an absolute URL: \(Self.forMessages(url))")
         case .scheme(let scheme):
             throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(scheme.lowercased())")
