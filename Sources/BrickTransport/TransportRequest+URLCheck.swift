@@ -100,11 +100,14 @@ extension TransportRequest {
     }
 
     /// Whether `text` is an IPv6 address (RFC 4291 text forms: eight groups of one to four hex digits, or
-    /// fewer around one `::`, the last two possibly an IPv4 address), optionally with a zone (`%25eth0`).
+    /// fewer around one `::`, the last two possibly an IPv4 address), optionally with a zone (`%25eth0`) of 1
+    /// to 15 bytes after its `25`, as libcurl's parser reads one.
     static func isIPv6(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
         var address = Array(text)[...]
         if let percent = address.firstIndex(of: UInt8(ascii: "%")) {
-            guard percent + 1 < address.endIndex else { return false }
+            var zone = address[(percent + 1)...]
+            if zone.count > 2, zone.starts(with: [UInt8(ascii: "2"), UInt8(ascii: "5")]) { zone = zone.dropFirst(2) }
+            guard (1...15).contains(zone.count) else { return false }
             address = address[..<percent]
         }
         let colon = UInt8(ascii: ":")

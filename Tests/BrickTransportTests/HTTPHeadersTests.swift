@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: [
         "http://127.0.0.1/", "https://example.com/a?b=c#d", "HTTP://EXAMPLE.COM", "https://[::1]:8443/", "HtTpS://a",
         "http://[::ffff:127.0.0.1]:80/", "http://[fe80::1%25eth0]/", "http://h:65535/", "http://u:p@h:1/", "http://[1:2:3:4:5:6:7:8]/",
-        "http://h/caf\u{E9}", "http://h/%CC%87",
+        "http://h/caf\u{E9}", "http://h/%CC%87", "http://[::%25abcdefghijklmno]/", "http://[::%25]/", "http://[::%252]/",
     ])
     func acceptsHTTPURLs(url: String) throws {
         try TransportRequest(url: url).validate()
@@ -81,8 +81,10 @@ import Testing
         ("http://[12345::1]/", .invalidURL), ("http://h:99999/", .invalidURL), ("http://h:8a/", .invalidURL),
         ("http://:80/", .invalidURL), ("http://[1:2:3:4:5:6:7:8:9]/", .invalidURL), ("http://@127b=c?b=c", .invalidURL),
         ("http://a+b/", .invalidURL), ("http://a%41/", .invalidURL), ("http://u@/", .invalidURL), ("http://@12b@12", .invalidURL),
-        // Found by the fuzzer (Tests/Fuzz/Corpus/url/regression-combining): a combining mark joins the `/` before it
-        // into one character, which then is no `/` for code that reads the URL by characters.
+        // Found by the fuzzer (regression-zone-length): libcurl reads an IPv6 zone of 1 to 15 bytes only.
+        ("http://[::%25abcdefghijklmnop]/", .invalidURL), ("http://[::%abcdefghijklmnop]/", .invalidURL), ("http://[::%]/", .invalidURL),
+        // Found by the fuzzer (regression-combining): a combining mark joins the `/` before it into one character,
+        // which then is no `/` for code that reads the URL by characters.
         ("http://\u{0307}7\u{FFFD}/", .invalidURL), ("https://h/?\u{0301}token=x", .invalidURL), ("http://h\u{200D}/", .invalidURL),
     ])
     func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
