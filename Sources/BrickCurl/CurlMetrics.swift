@@ -6,25 +6,27 @@ extension EngineTransfer {
     /// Reads timings, reuse, redirects and sizes from the finished handle.
     func readMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
-        metrics.nameLookupEnd = microseconds(CURLINFO_NAMELOOKUP_TIME_T)
-        metrics.connectEnd = microseconds(CURLINFO_CONNECT_TIME_T)
-        metrics.tlsEnd = microseconds(CURLINFO_APPCONNECT_TIME_T)
-        metrics.requestStart = microseconds(CURLINFO_PRETRANSFER_TIME_T)
-        metrics.firstByte = microseconds(CURLINFO_STARTTRANSFER_TIME_T)
-        metrics.total = microseconds(CURLINFO_TOTAL_TIME_T)
+        var read = brick_metrics()
+        brick_easy_metrics(handle.raw, &read)
+        metrics.times.nameLookupEnd = Int64(read.name_lookup_end)
+        metrics.times.connectEnd = Int64(read.connect_end)
+        metrics.times.tlsEnd = Int64(read.tls_end)
+        metrics.times.requestStart = Int64(read.request_start)
+        metrics.times.firstByte = Int64(read.first_byte)
+        metrics.times.total = Int64(read.total)
         if connectionWait > 0 {
             // libcurl's clock started when the transfer was handed to it; the transfer started before that.
-            let wait = Duration.nanoseconds(Int64(min(connectionWait, UInt64(Int64.max))))
-            metrics.connectionWait = wait
-            for phase in [\TransferMetrics.nameLookupEnd, \.connectEnd, \.tlsEnd, \.requestStart, \.firstByte, \.total]
-            where metrics[keyPath: phase] > .zero {
-                metrics[keyPath: phase] += wait
+            let wait = Int64(min(connectionWait / 1000, UInt64(Int64.max)))
+            metrics.times.connectionWait = wait
+            for phase in [\TransferMetrics.Times.nameLookupEnd, \.connectEnd, \.tlsEnd, \.requestStart, \.firstByte, \.total]
+            where metrics.times[keyPath: phase] > 0 {
+                metrics.times[keyPath: phase] += wait
             }
         }
-        metrics.reusedConnection = long(CURLINFO_NUM_CONNECTS) == 0
-        metrics.redirectCount = long(CURLINFO_REDIRECT_COUNT)
-        metrics.bytesSent = offset(CURLINFO_SIZE_UPLOAD_T)
-        metrics.bytesReceived = offset(CURLINFO_SIZE_DOWNLOAD_T)
+        metrics.reusedConnection = read.connects == 0
+        metrics.redirectCount = Int(read.redirects)
+        metrics.bytesSent = Int64(read.bytes_sent)
+        metrics.bytesReceived = Int64(read.bytes_received)
         var url: UnsafePointer<CChar>?
         if brick_easy_getinfo_string(handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
             // Without redirects it is the request's URL: share that string rather than making another.
@@ -84,5 +86,4 @@ extension EngineTransfer {
         return brick_easy_getinfo_off(handle.raw, info, &value) == CURLE_OK ? Int64(value) : 0
     }
 
-    private func microseconds(_ info: CURLINFO) -> Duration { .microseconds(offset(info)) }
 }

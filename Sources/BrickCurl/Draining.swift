@@ -24,15 +24,17 @@ struct Draining {
 
     /// Whether the request's whole timeout ran out.
     var isPastDeadline: Bool { deadline.map { monotonicNanoseconds() > $0 } ?? false }
+}
 
-    /// Hands the end to the caller: the collected response, or a stream's end.
-    func end() {
-        switch easy.mode {
+extension EngineTransfer {
+    /// Hands the end to the caller: the collected response (with `head` and `metrics`), or a stream's end.
+    func end(head: ResponseHead, metrics: TransferMetrics) {
+        switch mode {
         case .collect:
-            var response = TransportResponse(head: head, body: easy.body, metrics: metrics)
-            response.contentDecoded = easy.decoder != nil
-            easy.transfer.complete(.success(response))
-        case .stream: easy.transfer.push(.end(metrics))
+            var response = TransportResponse(head: head, body: body, metrics: metrics)
+            response.contentDecoded = decoder != nil
+            transfer.complete(.success(response))
+        case .stream: transfer.push(.end(metrics))
         }
     }
 }

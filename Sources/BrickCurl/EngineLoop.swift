@@ -167,11 +167,10 @@ final class EngineLoop {
                 easy.reportFinalProgress()
             }
             let progress = easy.decodingWaits ? easy.decodePending() : .done
-            let ending = Draining(easy: easy, head: head, metrics: metrics)
             remove(easy, keepingHandle: easy.mode == .collect && progress != .failed)
             switch progress {
-            case .done: ending.end()
-            case .waiting, .yielded: draining[ObjectIdentifier(transfer)] = ending
+            case .done: easy.end(head: head, metrics: metrics)
+            case .waiting, .yielded: draining[ObjectIdentifier(transfer)] = Draining(easy: easy, head: head, metrics: metrics)
             case .failed: deliver(transfer, failure: easy.decodingError)
             }
         } else if easy.decodingFailure != nil {
@@ -217,7 +216,7 @@ final class EngineLoop {
         }
         switch easy.decodePending() {
         case .waiting, .yielded: return
-        case .done: ending.end()
+        case .done: easy.end(head: ending.head, metrics: ending.metrics)
         case .failed: deliver(easy.transfer, failure: easy.decodingError)
         }
         draining[id] = nil

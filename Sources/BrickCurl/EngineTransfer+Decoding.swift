@@ -34,7 +34,7 @@ extension EngineTransfer {
     /// bodies and every coding named is known; otherwise the body is handed over as it came.
     func chooseDecoder() {
         decoderChosen = true
-        guard transfer.request.options.automaticDecompression,
+        guard transfer.request.options.automaticDecompression, parser.namesContentEncoding,
             let codings = ContentDecoder.codings(parser.head?.headers.values(for: "Content-Encoding") ?? [])
         else { return }
         decoder = ContentDecoder(codings)

@@ -150,11 +150,15 @@ extension EngineTransfer {
     }
 
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or
-    /// whatever curl's environment variables say (libcurl's default, so nothing is set).
+    /// whatever curl's environment variables say (libcurl's default, so nothing is set unless they name
+    /// no proxy at all).
     private func setRoute(_ setter: inout OptionSetter, _ options: TransportOptions) {
         if let socket = options.unixSocketPath { setter.string(CURLOPT_UNIX_SOCKET_PATH, socket) }
         switch options.proxy {
-        case .environment: break
+        case .environment:
+            // libcurl reads the environment's proxy variables again for every request; when the process names
+            // none (read once, as routes read them), the request goes direct, and saying so spares that.
+            if EnvironmentProxy.namesNoProxy { setter.string(CURLOPT_PROXY, "") }
         case .direct: setter.string(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off
         case .through(let proxy):
             setter.string(CURLOPT_PROXY, proxy.url)

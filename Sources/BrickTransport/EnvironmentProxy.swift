@@ -4,7 +4,7 @@ import BrickSystem
 /// (lowercase only: the uppercase form can be set by a CGI request's `Proxy:` field), `https_proxy` or
 /// `HTTPS_PROXY` for https, then `all_proxy` or `ALL_PROXY`; none for a host `no_proxy` (or `NO_PROXY`) lists.
 /// What ``RequestRoute`` watches for a request whose proxy is ``ProxyPolicy/environment``.
-enum EnvironmentProxy {
+package enum EnvironmentProxy {
     /// The proxy for `url` under `environment`, or `nil` when it goes direct.
     static func proxy(for url: String, environment: [String: String]) -> Proxy? {
         let https = url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
@@ -16,6 +16,11 @@ enum EnvironmentProxy {
         if let host = TransportRequest.host(of: url), proxy.isBypassed(by: host) { return nil }
         return proxy
     }
+
+    /// Whether the process names no proxy at all (only `no_proxy`, or nothing): every request whose proxy is
+    /// ``ProxyPolicy/environment`` then goes direct, and the transport can say so once rather than have
+    /// libcurl read the environment again for every request.
+    package static var namesNoProxy: Bool { process.keys.allSatisfy { $0.lowercased() == "no_proxy" } }
 
     /// The process's proxy variables, read once, when a route first asks.
     static let process: [String: String] = {

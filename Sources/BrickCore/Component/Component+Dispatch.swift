@@ -12,7 +12,8 @@ extension RequestType where Self: ResponseType {
     /// Sends the request and returns everything about it: the request sent, the raw response with its
     /// metrics, and the serialized result. Never throws: failures are in ``DataResponse/result``.
     public nonisolated(nonsending) func dataResponse() async -> DataResponse<SerializedObject> {
-        await session.run(makePlan(), serializer: responseSerializer)
+        let session = self.session
+        return await session.run(makePlan(on: session), serializer: responseSerializer)
     }
 }
 
@@ -37,9 +38,9 @@ extension ResponseType where Self: Component & RequestType {
     public func response(
         queue: DispatchQueue? = nil, _ handler: @escaping @Sendable (DataResponse<SerializedObject>) -> Void
     ) -> Self {
-        let plan = makePlan()
-        let serializer = responseSerializer
         let session = self.session
+        let plan = makePlan(on: session)
+        let serializer = responseSerializer
         let queue = queue ?? session.configuration.callbackQueue
         pending = PendingDispatch {
             let outcome = await session.run(plan, serializer: serializer)

@@ -8,6 +8,12 @@ extension RequestType {
     /// BrickTesting's `RequestInspector`.
     /// - Throws: ``BrickError/requestEncoding(_:)`` when the body cannot be encoded.
     public func makeTransportRequest() throws(BrickError) -> TransportRequest {
+        try makeTransportRequest(on: session)
+    }
+
+    /// ``makeTransportRequest()`` on `session` (read once by the caller: each read of a component's session
+    /// looks up the task's ``Session/current``).
+    func makeTransportRequest(on session: Session) throws(BrickError) -> TransportRequest {
         let url = URLString
         var headers = session.headersSent(to: url)
         headers.merge(self.headers)
@@ -20,9 +26,12 @@ extension RequestType {
     }
 
     /// Everything the session needs to run the request, taken from the component now, all `Sendable`.
-    package func makePlan() -> CallPlan {
+    package func makePlan() -> CallPlan { makePlan(on: session) }
+
+    /// ``makePlan()`` for `session`, read once by the caller.
+    func makePlan(on session: Session) -> CallPlan {
         let request: Result<TransportRequest, BrickError>
-        do { request = .success(try makeTransportRequest()) } catch { request = .failure(error) }
+        do { request = .success(try makeTransportRequest(on: session)) } catch { request = .failure(error) }
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
         if let authentication { interceptors.append(authentication) }
         return CallPlan(

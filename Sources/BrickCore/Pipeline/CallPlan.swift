@@ -14,6 +14,9 @@ package final class CallPlan: Sendable {
     let cacheMode: CacheMode
     let validation: ResponseValidation
     let owner: ObjectIdentifier?
+    /// Whether the call may go straight, on a session that allows it (``Session/takesStraightPath``): no
+    /// interceptor of its own, and retry rules that never act.
+    let isPlain: Bool
 
     init(
         request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
@@ -30,6 +33,7 @@ package final class CallPlan: Sendable {
         self.cacheMode = cacheMode
         self.validation = validation
         self.owner = owner
+        isPlain = interceptors.isEmpty && !autoRetryConfiguration.isActive
     }
 }
 

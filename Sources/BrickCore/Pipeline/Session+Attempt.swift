@@ -72,7 +72,8 @@ extension Session {
         }
     }
 
-    private nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
+    /// Sends `request` through the transport once and names the call in what comes back.
+    nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
         do {
             var response = try await transfer(request, ownerID: owner)
             response.call = CallLine(request)

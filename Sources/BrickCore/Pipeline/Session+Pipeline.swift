@@ -16,7 +16,7 @@ extension Session {
             .failure(.transport(.cancelled))  // not reached: a call that succeeded has its value
         }
         return DataResponse(
-            request: outcome.request, response: outcome.response, result: result, attempts: outcome.attempts,
+            request: outcome.request, response: outcome.response, result: result, recorded: outcome.recorded,
             cacheStatus: outcome.cacheStatus)
     }
 
@@ -28,7 +28,10 @@ extension Session {
         case .success(let request): base = request
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
-        guard let cache = configuration.responseCache else { return await collectAttempts(plan, base: base, cacheStep: nil, serialize) }
+        guard hasResponseCache, let cache = configuration.responseCache else {
+            guard plan.isPlain, takesStraightPath else { return await collectAttempts(plan, base: base, cacheStep: nil, serialize) }
+            return await collectStraight(plan, request: base, serialize)
+        }
         return await collectThroughCache(plan, base: base, cache: cache, serialize)
     }
 

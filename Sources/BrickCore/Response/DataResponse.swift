@@ -10,8 +10,16 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public let result: Result<Value, BrickError>
 
     /// Every attempt made, oldest first, with why each was repeated; one entry when nothing was repeated,
-    /// none when the request could not be built.
-    public let attempts: [AttemptRecord]
+    /// none when the request could not be built (or a cached answer was served: nothing was sent).
+    public var attempts: [AttemptRecord] {
+        if let recorded { return recorded }
+        guard let request else { return [] }
+        return [AttemptRecord(request: request, head: response?.head, error: error, repeatReason: nil)]
+    }
+
+    /// The attempts as the attempt loop recorded them; `nil` for a call of one attempt that went straight
+    /// (``attempts`` is then made from the request, the response and the error when someone asks).
+    @usableFromInline let recorded: [AttemptRecord]?
 
     /// What the session's response cache did: ``CacheStatus/hit`` (no attempt was made), revalidated by a
     /// `304`, a miss, or not used.
@@ -25,19 +33,20 @@ public struct DataResponse<Value: Sendable>: Sendable {
     public init(
         request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord] = []
     ) {
-        self.init(request: request, response: response, result: result, attempts: attempts, cacheStatus: .notUsed)
+        self.init(request: request, response: response, result: result, recorded: attempts, cacheStatus: .notUsed)
     }
 
-    /// Creates a response with what the cache did.
+    /// Creates a response with the attempts as recorded (`nil`: one attempt, made when asked) and what the
+    /// cache did.
     @usableFromInline
     init(
-        request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, attempts: [AttemptRecord],
+        request: TransportRequest?, response: TransportResponse?, result: Result<Value, BrickError>, recorded: [AttemptRecord]?,
         cacheStatus: CacheStatus
     ) {
         self.request = request
         self.response = response
         self.result = result
-        self.attempts = attempts
+        self.recorded = recorded
         self.cacheStatus = cacheStatus
     }
 

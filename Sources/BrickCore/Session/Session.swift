@@ -85,6 +85,12 @@ public final class Session: Sendable {
     let routeWatch: Lazy<Task<Void, Never>>
     /// Whether every call takes every step of the attempt loop (``FullPath``); read once, when the session is made.
     let takesFullPath = FullPath.isForced
+    /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
+    /// (``collectStraight(_:request:_:)``): nothing of the session's needs the attempt loop (no interceptor,
+    /// error handler, observer or cookie jar), and the full path is not forced.
+    let takesStraightPath: Bool
+    /// Whether the configuration has a response cache (read without copying the cache's existential).
+    let hasResponseCache: Bool
     /// The configuration's headers, validated once here rather than with every request they go with (a
     /// list that fails is left unmarked, so that each request fails as the transport's check says).
     let sessionHeaders: HTTPHeaders
@@ -110,6 +116,9 @@ public final class Session: Sendable {
         defaultReachability: @escaping @Sendable () -> any Reachability
     ) {
         self.configuration = configuration
+        takesStraightPath = !FullPath.isForced && configuration.interceptors.isEmpty && configuration.errorHandlers.isEmpty
+            && configuration.observers.isEmpty && configuration.cookies == nil
+        hasResponseCache = configuration.responseCache != nil
         sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)
         let chosen = configuration.reachability

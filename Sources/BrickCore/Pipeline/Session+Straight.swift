@@ -1,0 +1,17 @@
+extension Session {
+    /// A plain call's one attempt, straight: the transfer (registered, so that cancelling its owner or losing
+    /// its route ends it), then validation and the serializer. What the attempt loop would do for such a call
+    /// and no more: a plain call (``CallPlan/isPlain`` on a session that ``takesStraightPath``) has no
+    /// interceptor to adapt it or replay it, no retry rule or error handler to repeat it, no observer to tell,
+    /// no cookie jar and no cache. Its one attempt is made into ``DataResponse/attempts`` only when someone
+    /// reads them.
+    ///
+    /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
+    /// (``FullPath``), so that the two stay equal in everything a caller can see.
+    @inline(never)
+    func collectStraight(_ plan: CallPlan, request: TransportRequest, _ serialize: Serialize) async -> DataResponse<Void> {
+        let outcome = await sendOutcome(request, owner: plan.owner)
+        let result = Self.validateAndSerialize(outcome, plan, serialize)
+        return DataResponse(request: request, response: outcome.response, result: result, recorded: nil, cacheStatus: .notUsed)
+    }
+}

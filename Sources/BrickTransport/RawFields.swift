@@ -1,0 +1,120 @@
+/// Header fields kept as the lines they arrived in, in one allocation: what the engine builds a response's
+/// head into, so that a head nobody reads costs one copy of its lines and no string. ``HTTPHeaders`` reads
+/// a field out of the lines when asked (`headers["Content-Type"]` compares names byte by byte and makes one
+/// string, the value), and makes the whole list of ``HTTPHeaders/Field``s only when that is asked for.
+///
+/// Each line is `name: value` as it came (without its line end), followed by a line feed, which no field
+/// holds.
+package struct RawFields: Sendable {
+    private var bytes: [UInt8] = []
+
+    /// An empty list, with room for `capacity` bytes.
+    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    package var isEmpty: Bool { bytes.isEmpty }
+
+    /// Appends a field line: `name: value`, with a colon in it, without its line end.
+    package mutating func append(line: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: line.baseAddress?.assumingMemoryBound(to: UInt8.self), count: line.count))
+        bytes.append(0x0A)
+    }
+
+    /// Appends `continuation` to the last field's value, joined by one space (an obsolete line fold); in
+    /// place, whatever came before. Does nothing when there is no field.
+    package mutating func appendToLastValue(_ continuation: UnsafeRawBufferPointer) {
+        guard !bytes.isEmpty else { return }
+        bytes.removeLast()  // the line feed
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        bytes.append(0x20)
+        append(line: continuation)
+    }
+
+    /// Calls `body` with each field's name and value (both without the spaces and tabs around them), in
+    /// order, until it returns `false`.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                var end = start
+                while all[end] != 0x0A { end += 1 }  // every line ends with one
+                var colon = start
+                while colon < end, all[colon] != 0x3A { colon += 1 }
+                let name = Self.trimmed(UnsafeBufferPointer(rebasing: all[start..<colon]))
+                let value = Self.trimmed(UnsafeBufferPointer(rebasing: all[Swift.min(colon + 1, end)..<end]))
+                guard body(name, value) else { return }
+                start = end + 1
+            }
+        }
+    }
+
+    /// The bytes without leading and trailing spaces and tabs.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return UnsafeBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// Every field, as strings.
+    var fields: [HTTPHeaders.Field] {
+        var fields: [HTTPHeaders.Field] = []
+        forEach { name, value in
+            fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return fields
+    }
+
+    /// How many fields there are.
+    var count: Int { bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+
+    /// Whether a field is named `name` (ignoring ASCII case); makes no string.
+    func contains(named name: String) -> Bool {
+        var found = false
+        var name = name
+        name.withUTF8 { wanted in
+            forEach { candidate, _ in
+                found = Self.sameName(candidate, wanted)
+                return !found
+            }
+        }
+        return found
+    }
+
+    /// The value of the first field named `name` (ignoring ASCII case), if any.
+    func firstValue(named name: String) -> String? {
+        var found: String?
+        var name = name
+        name.withUTF8 { wanted in
+            forEach { candidate, value in
+                guard Self.sameName(candidate, wanted) else { return true }
+                found = String(decoding: value, as: UTF8.self)
+                return false
+            }
+        }
+        return found
+    }
+
+    /// The values of every field named `name` (ignoring ASCII case), in order.
+    func values(named name: String) -> [String] {
+        var found: [String] = []
+        var name = name
+        name.withUTF8 { wanted in
+            forEach { candidate, value in
+                if Self.sameName(candidate, wanted) { found.append(String(decoding: value, as: UTF8.self)) }
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Whether two names are equal ignoring ASCII case.
+    private static func sameName(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        for index in 0..<lhs.count {
+            let a = lhs[index], b = rhs[index]
+            guard a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z")) else { return false }
+        }
+        return true
+    }
+}
