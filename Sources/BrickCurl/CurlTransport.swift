@@ -39,7 +39,7 @@ public final class CurlTransport: Transport {
     public func shutdown() async { await engine.shutdownAndWait() }
 
     public func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
-        CallerTransfer(request: request, transport: self)
+        CurlTransfer(request: request, transport: self)
     }
 
     /// The libcurl this transport runs on, for example `libcurl/7.88.1 OpenSSL/3.0.17 …`.

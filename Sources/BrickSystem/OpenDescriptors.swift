@@ -15,8 +15,11 @@ package enum OpenDescriptors {
         defer { closedir(directory) }
         let own = dirfd(directory)
         var found: Set<Int32> = []
+        // A record `readdir` returns is as long as its name needs, shorter than `dirent`: its name is read
+        // through a pointer, never by copying the whole struct (which would read past the record).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             if let fd = Int32(name), fd != own { found.insert(fd) }
         }
         return found

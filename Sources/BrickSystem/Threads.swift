@@ -64,6 +64,10 @@ private func nameThisThread(_ name: String) {
     _ = setName(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
 }
 
+/// The calling thread's identity (`pthread_self`), to compare with a thread's own: what an engine-bound value
+/// checks on every access.
+package func currentThreadID() -> UInt { UInt(pthread_self()) }
+
 /// A started thread that has not been detached: someone joins it (waits for it to end) or detaches it,
 /// once.
 package struct JoinableThread: Sendable {

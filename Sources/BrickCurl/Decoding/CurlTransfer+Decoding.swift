@@ -9,7 +9,7 @@ import FoundationEssentials
 /// No callback decodes without end: one pass decodes at most ``workPerPass`` bytes (read and written over
 /// every layer); the rest waits, the transfer paused, for the engine's next turn (``DecodeQueue``), so that
 /// timeouts fire and other transfers move meanwhile.
-extension EngineTransfer {
+extension CurlTransfer {
     /// How far decoding got.
     enum DecodingProgress {
         /// Everything that arrived is decoded and handed on.
@@ -33,20 +33,21 @@ extension EngineTransfer {
     /// Chooses the decoder from the final head's `Content-Encoding`, when the request asked for compressed
     /// bodies and every coding named is known; otherwise the body is handed over as it came.
     func chooseDecoder() {
-        decoderChosen = true
-        guard transfer.request.options.automaticDecompression, parser.namesContentEncoding,
-            let codings = ContentDecoder.codings(parser.head?.headers.values(for: "Content-Encoding") ?? [])
+        engine.decoderChosen = true
+        guard request.options.automaticDecompression, engine.parser.namesContentEncoding,
+            let codings = ContentDecoder.codings(engine.parser.head?.headers.values(for: "Content-Encoding") ?? [])
         else { return }
-        decoder = ContentDecoder(codings)
-        if decoder == nil { decodingFailure = TransportError(.other, message: "no memory for the body's decoder") }
+        let decoder = ContentDecoder(codings)
+        engine.decoder = decoder
+        if decoder == nil { engine.decodingFailure = TransportError(.other, message: "no memory for the body's decoder") }
     }
 
     /// libcurl's write callback for a body in a content coding. A transfer whose decoder still holds bytes
     /// (its consumer full, or the last pass's work done), or whose stream consumer is full, pauses (libcurl
     /// keeps this write, compressed); so at most one write waits in the decoder beyond what is decoded.
     func receiveEncoded(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard let decoder else { return 0 }
-        if mode == .stream { deliverHeadIfNeeded() }
+        guard let decoder = engine.decoder else { return 0 }
+        if engine.mode == .stream { deliverHeadIfNeeded() }
         if decoder.hasPendingInput {
             switch decodePending() {
             case .failed: return 0
@@ -54,31 +55,32 @@ extension EngineTransfer {
             case .done: break
             }
         }
-        if mode == .stream {
-            switch transfer.roomForBody() {
+        if engine.mode == .stream {
+            switch roomForBody() {
             case .finished: return 0
             case .full: return Int(CURL_WRITEFUNC_PAUSE)
             case .room: break
             }
         }
-        wireBytes += bytes.count
+        engine.wireBytes += bytes.count
         decoder.feed(bytes)
         if case .failed = decodePending() { return 0 }
         return bytes.count
     }
 
     /// Whether decoded bytes wait for the consumer's room or the engine's next turn.
-    var decodingWaits: Bool { decoder?.hasPendingInput ?? false }
+    var decodingWaits: Bool { withEngine { $0.decoder?.hasPendingInput ?? false } }
 
     /// Decodes what the decoder holds, for at most ``workPerPass``: all of it for a collected body (within
     /// its cap); for a stream, while its consumer has room. A pass that used up its work puts the transfer
     /// in ``decodeQueue`` for the engine's next turn.
     func decodePending() -> DecodingProgress {
-        guard let decoder else { return .done }
+        guard let decoder = engine.decoder else { return .done }
+        let mode = engine.mode
         var budget = Self.workPerPass
         while true {
             if mode == .stream {
-                switch transfer.roomForBody() {
+                switch roomForBody() {
                 case .full: return .waiting
                 case .finished: return .failed
                 case .room: break
@@ -86,7 +88,7 @@ extension EngineTransfer {
             }
             let step: ContentDecoder.Step
             do { step = try decoder.decode(atMost: ContentDecoder.step, budget: &budget) } catch {
-                decodingFailure = error
+                engine.decodingFailure = error
                 return .failed
             }
             guard withinLimits(decoder) else { return .failed }
@@ -94,17 +96,17 @@ extension EngineTransfer {
             switch step {
             case .needsInput: return .done
             case .yielded:
-                decodeQueue.schedule(self)
+                scheduleDecoding()
                 return .yielded
             case .body(let decoded): piece = decoded
             }
-            decodedBytes += piece.count
+            engine.decodedBytes += piece.count
             switch mode {
             case .collect:
-                guard piece.withUnsafeBytes(take) else { return .failed }
+                guard piece.withUnsafeBytes({ engine.take($0) }) else { return .failed }
             case .stream:
-                guard transfer.acceptBody(piece) else { return .failed }
-                flushQueue.schedule(self)
+                guard acceptBody(piece) else { return .failed }
+                scheduleFlush()
             }
         }
     }
@@ -114,12 +116,12 @@ extension EngineTransfer {
     /// (bytes after an inner coding's end, empty blocks) is stopped as the body would be.
     private func withinLimits(_ decoder: ContentDecoder) -> Bool {
         let most = decoder.mostProducedByALayer
-        if most > Self.ratioFloor, let ratio = transfer.request.options.maxDecompressionRatio, most / max(ratio, 1) > max(wireBytes, 1) {
-            inflatedPastRatio = true
+        if most > Self.ratioFloor, let ratio = request.options.maxDecompressionRatio, most / max(ratio, 1) > max(engine.wireBytes, 1) {
+            engine.inflatedPastRatio = true
             return false
         }
-        if mode == .collect && most > transfer.request.options.maxBodySize {
-            exceededCap = true
+        if engine.mode == .collect && most > engine.maxBodySize {
+            engine.exceededCap = true
             return false
         }
         return true
@@ -127,13 +129,13 @@ extension EngineTransfer {
 
     /// Why decoding ended the transfer.
     var decodingError: TransportError {
-        if let decodingFailure { return decodingFailure }
-        if inflatedPastRatio {
+        if let failure = engine.decodingFailure { return failure }
+        if engine.inflatedPastRatio {
             return TransportError(
                 .responseTooLarge,
-                message: "the body decompressed to more than \(transfer.request.options.maxDecompressionRatio ?? 0) times the bytes received")
+                message: "the body decompressed to more than \(request.options.maxDecompressionRatio ?? 0) times the bytes received")
         }
-        if exceededCap { return TransportError(.responseTooLarge, message: "the response body passed \(transfer.request.options.maxBodySize) bytes") }
+        if engine.exceededCap { return TransportError(.responseTooLarge, message: "the response body passed \(engine.maxBodySize) bytes") }
         return TransportError(.cancelled, message: "the transfer was cancelled")
     }
 }

@@ -5,20 +5,20 @@ import BrickTransport
 /// room, or a pass of decoding did its share of work): out of the multi handle, decoded on the engine's
 /// later turns, and ended once nothing is left (engine thread only). Its whole timeout still runs.
 struct Draining {
-    let easy: EngineTransfer
+    let transfer: CurlTransfer
     /// The final head and the metrics libcurl reported at its end.
     let head: ResponseHead
     let metrics: TransferMetrics
     /// When the request's whole timeout runs out (monotonic nanoseconds), `nil` for none.
     private let deadline: UInt64?
 
-    init(easy: EngineTransfer, head: ResponseHead, metrics: TransferMetrics) {
-        self.easy = easy
+    init(transfer: CurlTransfer, head: ResponseHead, metrics: TransferMetrics) {
+        self.transfer = transfer
         self.head = head
         self.metrics = metrics
-        let timeout = UInt64(max(0, easy.standingTimeout)) * 1_000_000
+        let timeout = UInt64(max(0, transfer.standingTimeout)) * 1_000_000
         let spent = UInt64(max(0, metrics.total.components.seconds)) * 1_000_000_000
-            + UInt64(max(0, metrics.total.components.attoseconds / 1_000_000_000)) + easy.connectionWait
+            + UInt64(max(0, metrics.total.components.attoseconds / 1_000_000_000)) + transfer.engine.connectionWait
         deadline = timeout > 0 ? monotonicNanoseconds() + (timeout > spent ? timeout - spent : 0) : nil
     }
 
@@ -26,15 +26,15 @@ struct Draining {
     var isPastDeadline: Bool { deadline.map { monotonicNanoseconds() > $0 } ?? false }
 }
 
-extension EngineTransfer {
+extension CurlTransfer {
     /// Hands the end to the caller: the collected response (with `head` and `metrics`), or a stream's end.
     func end(head: ResponseHead, metrics: TransferMetrics) {
-        switch mode {
+        switch engine.mode {
         case .collect:
-            var response = TransportResponse(head: head, body: body, metrics: metrics)
-            response.contentDecoded = decoder != nil
-            transfer.complete(.success(response))
-        case .stream: transfer.push(.end(metrics))
+            var response = TransportResponse(head: head, body: engine.body, metrics: metrics)
+            response.contentDecoded = engine.decoder != nil
+            complete(.success(response))
+        case .stream: push(.end(metrics))
         }
     }
 }

@@ -59,7 +59,7 @@ struct Admission {
         return true
     }
 
-    mutating func enqueue(_ transfer: CallerTransfer, key: AdmissionKey, now: UInt64) {
+    mutating func enqueue(_ transfer: CurlTransfer, key: AdmissionKey, now: UInt64) {
         let waiting = Waiting(transfer: transfer, since: now, deadline: Self.deadline(of: transfer, from: now))
         lines[key, default: WaitLine()].append(waiting)
         waitingCount += 1
@@ -73,8 +73,8 @@ struct Admission {
 
     /// The waiting transfers to `key` now allowed to run, counted as running, in the order they came, each
     /// with how long it waited (cancelled ones are dropped).
-    mutating func admitWaiting(_ key: AdmissionKey) -> [(transfer: CallerTransfer, waited: UInt64)] {
-        var admitted: [(transfer: CallerTransfer, waited: UInt64)] = []
+    mutating func admitWaiting(_ key: AdmissionKey) -> [(transfer: CurlTransfer, waited: UInt64)] {
+        var admitted: [(transfer: CurlTransfer, waited: UInt64)] = []
         guard lines[key] != nil else { return admitted }
         let now = Self.now()
         while running[key, default: 0] < limit(key), let next = lines[key]?.removeFirst() {
@@ -88,7 +88,7 @@ struct Admission {
     }
 
     /// Takes a cancelled transfer out of its line; `false` if it was not waiting.
-    mutating func remove(_ transfer: CallerTransfer) -> Bool {
+    mutating func remove(_ transfer: CurlTransfer) -> Bool {
         guard waitingCount > 0 else { return false }
         let key = AdmissionKey(transfer.request)
         guard lines[key]?.remove(transfer) == true else { return false }
@@ -98,10 +98,10 @@ struct Admission {
     }
 
     /// The waiting transfers whose time ran out, taken out of their lines, each with the failure to give it.
-    mutating func expired(now: UInt64) -> [(transfer: CallerTransfer, failure: TransportError)] {
+    mutating func expired(now: UInt64) -> [(transfer: CurlTransfer, failure: TransportError)] {
         guard now >= nextExpiry, now &- lastExpiryScan >= Self.expiryGranularity || lastExpiryScan == 0 else { return [] }
         lastExpiryScan = now
-        var failures: [(transfer: CallerTransfer, failure: TransportError)] = []
+        var failures: [(transfer: CurlTransfer, failure: TransportError)] = []
         var earliest = UInt64.max
         for key in Array(lines.keys) {
             guard var line = lines[key] else { continue }
@@ -130,7 +130,7 @@ struct Admission {
     }
 
     /// Every waiting transfer, taken out (the engine is shutting down).
-    mutating func drain() -> [CallerTransfer] {
+    mutating func drain() -> [CurlTransfer] {
         let all = lines.values.flatMap { $0.transfers }
         lines.removeAll()
         waitingCount = 0
@@ -141,7 +141,7 @@ struct Admission {
     static func now() -> UInt64 { monotonicNanoseconds() }
 
     /// When a transfer waiting since `now` fails: its connect timeout, or its whole timeout if shorter.
-    private static func deadline(of transfer: CallerTransfer, from now: UInt64) -> UInt64 {
+    private static func deadline(of transfer: CurlTransfer, from now: UInt64) -> UInt64 {
         let options = transfer.request.options
         var limit = options.connectTimeout
         if let total = options.timeout ?? (transfer.mode == .collect ? options.collectTimeout : nil) { limit = min(limit, total) }
@@ -162,7 +162,7 @@ struct Admission {
 
 /// A transfer waiting for a connection: its request, since when, and until when.
 struct Waiting {
-    let transfer: CallerTransfer
+    let transfer: CurlTransfer
     let since: UInt64
     let deadline: UInt64
 }
@@ -174,7 +174,7 @@ struct WaitLine {
 
     var isEmpty: Bool { head == items.count }
     var count: Int { items.count - head }
-    var transfers: [CallerTransfer] { items[head...].map(\.transfer) }
+    var transfers: [CurlTransfer] { items[head...].map(\.transfer) }
 
     mutating func append(_ waiting: Waiting) { items.append(waiting) }
 
@@ -187,7 +187,7 @@ struct WaitLine {
         return items[head]
     }
 
-    mutating func remove(_ transfer: CallerTransfer) -> Bool {
+    mutating func remove(_ transfer: CurlTransfer) -> Bool {
         guard let index = items[head...].firstIndex(where: { $0.transfer === transfer }) else { return false }
         items.remove(at: index)
         return true
@@ -218,6 +218,6 @@ struct AdmissionKey: Hashable {
         origin = String(url[..<authorityStart]) + url[hostStart..<end]
         socket = request.options.unixSocketPath
         identity = ConnectionIdentity(request.options)
-        multiplexes = EngineTransfer.isHTTPS(url) && request.options.httpVersion == .automatic
+        multiplexes = CurlTransfer.isHTTPS(url) && request.options.httpVersion == .automatic
     }
 }

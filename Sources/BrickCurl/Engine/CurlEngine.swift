@@ -7,6 +7,8 @@ final class CurlEngine: Sendable {
     let mailbox: EngineMailbox
     /// Raised when the engine thread has ended its loop.
     let stopped = EngineStopped()
+    /// The engine thread, for the checks of the transfers' engine sides.
+    let engineThread = EngineThread()
 
     /// Initializes libcurl once per process. SIGPIPE is left as the application set it (a process-wide
     /// ignore would be inherited by every program the application spawns): the engine thread, where all
@@ -50,7 +52,7 @@ final class CurlEngine: Sendable {
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         _ = brick_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
-        let loop = EngineLoop(multi: multi, mailbox: mailbox, configuration: configuration, stopped: stopped)
+        let loop = EngineLoop(multi: multi, mailbox: mailbox, thread: engineThread, configuration: configuration, stopped: stopped)
         guard case .success(let thread) = startThread(named: "brick-curl", { onNewThread in onNewThread ? loop.run() : loop.abandon() })
         else { return nil }
         self.thread = Locked(thread)

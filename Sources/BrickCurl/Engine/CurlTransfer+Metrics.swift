@@ -2,12 +2,13 @@ import BrickTransport
 import CCurl
 import CCurlShim
 
-extension EngineTransfer {
+extension CurlTransfer {
     /// Reads timings, reuse, redirects and sizes from the finished handle.
     func readMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
         var read = brick_metrics()
-        brick_easy_metrics(handle.raw, &read)
+        brick_easy_metrics(engine.handle.raw, &read)
+        let connectionWait = engine.connectionWait
         metrics.times.nameLookupEnd = Int64(read.name_lookup_end)
         metrics.times.connectEnd = Int64(read.connect_end)
         metrics.times.tlsEnd = Int64(read.tls_end)
@@ -28,9 +29,9 @@ extension EngineTransfer {
         metrics.bytesSent = Int64(read.bytes_sent)
         metrics.bytesReceived = Int64(read.bytes_received)
         var url: UnsafePointer<CChar>?
-        if brick_easy_getinfo_string(handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
+        if brick_easy_getinfo_string(engine.handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
             // Without redirects it is the request's URL: share that string rather than making another.
-            var requested = transfer.request.url
+            var requested = request.url
             let same = requested.withUTF8 { bytes in
                 // Byte by byte: a shorter C string differs at its terminator (a URL holds no NUL), so no
                 // byte past it is read.
@@ -48,42 +49,42 @@ extension EngineTransfer {
         context.osErrno = Int32(truncatingIfNeeded: long(CURLINFO_OS_ERRNO))
         // A reused connection has no connect time of its own, but it did reach the request phase.
         context.connected = offset(CURLINFO_CONNECT_TIME_T) > 0 || offset(CURLINFO_PRETRANSFER_TIME_T) > 0
-        context.exceededCap = exceededCap || inflatedPastRatio
-        context.headTooLarge = headTooLarge
-        context.refusedResend = refusedResend
-        context.requestWentOut = requestWentOut
-        context.cancelled = transfer.isCancelled
+        context.exceededCap = engine.exceededCap || engine.inflatedPastRatio
+        context.headTooLarge = engine.headTooLarge
+        context.refusedResend = engine.refusedResend
+        context.requestWentOut = engine.requestWentOut
+        context.cancelled = isCancelled
         return context
     }
 
     /// libcurl's message for the failure: its error buffer, or the generic text for the code.
     func failureMessage(_ code: CURLcode) -> String {
-        if refusedResend {
+        if engine.refusedResend {
             return "the connection closed without an answer after the request was sent: it may have arrived, "
                 + "and a request that is not idempotent is not sent a second time"
         }
-        if headTooLarge {
+        if engine.headTooLarge {
             return code == CURLE_OUT_OF_MEMORY
                 ? "a response header field is longer than libcurl accepts (100 KiB)"
-                : "the response head passed \(transfer.request.options.maxHeaderSize) bytes"
+                : "the response head passed \(engine.maxHeaderSize) bytes"
         }
-        if exceededCap { return "the response body passed \(transfer.request.options.maxBodySize) bytes" }
+        if engine.exceededCap { return "the response body passed \(engine.maxBodySize) bytes" }
         if code == CURLE_FILESIZE_EXCEEDED {
-            return "the response declares a body of more than \(transfer.request.options.maxBodySize) bytes (maxBodySize)"
+            return "the response declares a body of more than \(engine.maxBodySize) bytes (maxBodySize)"
         }
-        if inflatedPastRatio { return decodingError.message }
-        let buffer = String(cString: handle.errorBuffer)
+        if engine.inflatedPastRatio { return decodingError.message }
+        let buffer = String(cString: engine.handle.errorBuffer)
         return buffer.isEmpty ? String(cString: curl_easy_strerror(code)) : buffer
     }
 
     private func long(_ info: CURLINFO) -> Int {
         var value = 0
-        return brick_easy_getinfo_long(handle.raw, info, &value) == CURLE_OK ? value : 0
+        return brick_easy_getinfo_long(engine.handle.raw, info, &value) == CURLE_OK ? value : 0
     }
 
     private func offset(_ info: CURLINFO) -> Int64 {
         var value: curl_off_t = 0
-        return brick_easy_getinfo_off(handle.raw, info, &value) == CURLE_OK ? Int64(value) : 0
+        return brick_easy_getinfo_off(engine.handle.raw, info, &value) == CURLE_OK ? Int64(value) : 0
     }
 
 }

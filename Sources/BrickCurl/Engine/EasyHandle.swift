@@ -6,6 +6,10 @@ struct EasyHandle {
     let raw: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
 
+    /// What a transfer's engine side holds until the engine launches it: no handle. It never reaches
+    /// libcurl: the engine side refuses every access before its launch (``CurlTransfer/engine``).
+    static var unset: EasyHandle { EasyHandle(raw: UnsafeMutableRawPointer(bitPattern: 1)!, errorBuffer: UnsafeMutablePointer(bitPattern: 1)!) }
+
     /// A new handle, or `nil` if libcurl is out of memory. It is made with `CURLOPT_NOSIGNAL` at once:
     /// without it, libcurl ignores SIGPIPE process-wide around some calls (freeing the handle among them)
     /// and restores it afterwards, which races with the same dance on other threads and can leave SIGPIPE

@@ -4,10 +4,10 @@ import CCurl
 
 /// What other threads ask of the engine thread.
 enum EngineCommand: Sendable {
-    case start(CallerTransfer)
-    case cancel(CallerTransfer)
+    case start(CurlTransfer)
+    case cancel(CurlTransfer)
     /// The streaming consumer caught up: unpause the transfer.
-    case resume(CallerTransfer)
+    case resume(CurlTransfer)
     case shutdown
 }
 

@@ -2,7 +2,7 @@ import BrickTransport
 import CCurl
 import CCurlShim
 
-extension EngineTransfer {
+extension CurlTransfer {
     /// Sets the transfer's options on its handle: every option on a new handle; on a kept one, whose last
     /// transfer had the same ``HandleProfile``, only those that belong to this request (the standing ones
     /// already hold the values this transfer would set), and of those only what differs from the handle's
@@ -13,8 +13,8 @@ extension EngineTransfer {
     ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
     func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?) throws(TransportError) {
-        var setter = OptionSetter(handle: handle.raw)
-        if !keptValues.isKept { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
+        var setter = OptionSetter(handle: engine.handle.raw)
+        if !engine.keptValues.isKept { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
         try setRequestOptions(&setter)
         if let failure = setter.failure {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
@@ -24,8 +24,8 @@ extension EngineTransfer {
 
     /// The whole timeout this transfer's profile sets, in libcurl's milliseconds (0: none).
     var standingTimeout: Int {
-        let options = transfer.request.options
-        let total = options.timeout ?? (mode == .collect ? options.collectTimeout : nil)
+        let options = request.options
+        let total = options.timeout ?? (engine.mode == .collect ? options.collectTimeout : nil)
         return total?.curlMilliseconds ?? 0
     }
 
@@ -33,50 +33,49 @@ extension EngineTransfer {
     /// that the timeout still counts from the call. ``restoreStandingTimeout()`` puts the profile's back
     /// before the handle serves another transfer.
     func shortenTimeoutByConnectionWait() {
-        let standing = standingTimeout
+        let standing = standingTimeout, connectionWait = engine.connectionWait
         guard connectionWait > 0, standing > 0 else { return }
         let waited = Int(min(connectionWait / 1_000_000, UInt64(Int32.max)))
-        _ = brick_easy_setopt_long(handle.raw, CURLOPT_TIMEOUT_MS, max(1, standing - waited))
+        _ = brick_easy_setopt_long(engine.handle.raw, CURLOPT_TIMEOUT_MS, max(1, standing - waited))
     }
 
     func restoreStandingTimeout() {
-        guard connectionWait > 0, standingTimeout > 0 else { return }
-        _ = brick_easy_setopt_long(handle.raw, CURLOPT_TIMEOUT_MS, standingTimeout)
+        guard engine.connectionWait > 0, standingTimeout > 0 else { return }
+        _ = brick_easy_setopt_long(engine.handle.raw, CURLOPT_TIMEOUT_MS, standingTimeout)
     }
 
     /// The options of this one request: its URL, the pointers back to this transfer, its method and body,
     /// its header list.
     private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
-        let request = transfer.request
         let context = Unmanaged.passUnretained(self).toOpaque()
         setter.pointer(CURLOPT_PRIVATE, context)
         setter.pointer(CURLOPT_PREREQDATA, context)
         setter.pointer(CURLOPT_WRITEDATA, context)
         setter.pointer(CURLOPT_HEADERDATA, context)
-        if mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
+        if engine.mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
         try setMethodAndBody(&setter, request, context: context)
         // A kept handle keeps its last request's URL and header list: each is set again only when it differs.
-        if request.url != keptValues.url { setter.string(CURLOPT_URL, request.url) }
+        let kept = engine.keptValues
+        if request.url != kept.url { setter.string(CURLOPT_URL, request.url) }
         let hasBody = request.body != nil && request.method != .head
         let refusesExpect = hasBody && (request.body?.data.map { $0.count >= HeaderList.expectThreshold } ?? true)
         let acceptEncoding = request.options.automaticDecompression
-        if let list = keptValues.headerList,
+        if let list = kept.headerList,
             list.isMade(from: request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
         {
-            headerList = list
+            engine.headerList = list
         } else {
             let list = HeaderList(request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
-            headerList = list
+            engine.headerList = list
             setter.pointer(CURLOPT_HTTPHEADER, list.list)
         }
     }
 
     /// The options that depend only on the transfer's ``HandleProfile``: set once on a new handle.
     private func setStandingOptions(_ setter: inout OptionSetter, receiveBufferSize: Int, pool: ConnectionPools.Pool) {
-        let request = transfer.request
         let options = request.options
         setter.long(CURLOPT_NOSIGNAL, 1)
-        setter.pointer(CURLOPT_ERRORBUFFER, handle.errorBuffer)
+        setter.pointer(CURLOPT_ERRORBUFFER, engine.handle.errorBuffer)
         setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -113,7 +112,7 @@ extension EngineTransfer {
         // then holds compressed bytes, and a coding nobody knows is handed over as it came. The request's
         // header list asks for the codings (``HeaderList``).
         setter.long(CURLOPT_HTTP_CONTENT_DECODING, 0)
-        switch mode {
+        switch engine.mode {
         case .collect: setter.offset(CURLOPT_MAXFILESIZE_LARGE, Int64(options.maxBodySize))
         case .stream:
             setter.long(CURLOPT_NOPROGRESS, 0)
@@ -194,9 +193,9 @@ extension EngineTransfer {
         switch request.method {
         case .get where request.body == nil:
             // A kept handle's last request had the same method and no body (``HandleProfile``): set already.
-            if !keptValues.isKept { setter.long(CURLOPT_HTTPGET, 1) }
+            if !engine.keptValues.isKept { setter.long(CURLOPT_HTTPGET, 1) }
         case .head:
-            if !keptValues.isKept { setter.long(CURLOPT_NOBODY, 1) }
+            if !engine.keptValues.isKept { setter.long(CURLOPT_NOBODY, 1) }
         default:
             if request.method != .post { setter.string(CURLOPT_CUSTOMREQUEST, request.method.rawValue) }
             guard let body = request.body else {
@@ -211,9 +210,8 @@ extension EngineTransfer {
                 bytes.withUnsafeBytes { setter.pointer(CURLOPT_COPYPOSTFIELDS, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)) }
                 return
             }
-            let transfer = self.transfer
-            let source = try UploadSource(body: body, bufferSize: request.options.streamBufferSize) { transfer.wake() }
-            upload = source
+            let source = try UploadSource(body: body, bufferSize: request.options.streamBufferSize) { [self] in wake() }
+            engine.upload = source
             setter.long(CURLOPT_POST, 1)
             setter.offset(CURLOPT_POSTFIELDSIZE_LARGE, source.length ?? -1)
             setter.callback(CURLOPT_READFUNCTION, CurlCallbacks.read)

@@ -9,7 +9,7 @@ import BrickTransport
 /// then carries nothing over that the transfer did not ask for.
 struct HandleProfile: Equatable {
     let options: TransportOptions
-    let mode: CallerTransfer.Mode
+    let mode: CurlTransfer.Mode
     let https: Bool
     let freshConnection: Bool
     let method: HTTPMethod
@@ -26,11 +26,10 @@ struct HandleProfile: Equatable {
         case readThroughCallback
     }
 
-    init(_ transfer: CallerTransfer) {
-        let request = transfer.request
+    init(_ request: TransportRequest, mode: CurlTransfer.Mode) {
         options = request.options
-        mode = transfer.mode
-        https = EngineTransfer.isHTTPS(request.url)
+        self.mode = mode
+        https = CurlTransfer.isHTTPS(request.url)
         freshConnection = request.needsFreshConnection
         method = request.method
         body = switch request.body {

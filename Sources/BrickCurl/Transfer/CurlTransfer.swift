@@ -1,233 +1,84 @@
 import BrickSystem
 import BrickTransport
-import FoundationEssentials
 
-/// One request on its way through the engine, as the rest of the program sees it.
+/// One request on its way through the libcurl transport, in one object: what its caller holds (the
+/// `TransportTransfer`), the state the caller and the engine hand each other (``SharedState``, behind one
+/// lock), and the engine's own part (``EngineSide``: the easy handle, the head being parsed, the collected
+/// body), which only the engine thread touches.
 ///
-/// The engine thread feeds it (head, chunks, the outcome); the caller waits on it; either side may end it.
-/// All shared state sits in one lock-protected ``State``.
-final class CallerTransfer: TransportTransfer, TransportEventSource {
+/// `@unchecked Sendable`, for two reasons one can point to: what both sides touch is ``state``, a `Locked`;
+/// the engine's part is reached only through ``engine``, whose every access checks, in release builds too,
+/// that it runs on this transfer's engine thread (as swift-nio's `NIOLoopBound` does). That part is made on
+/// the caller's thread from defaults, before the transfer is posted to the
+/// engine; the engine fills it in when it launches the transfer (``launch(_:)``).
+final class CurlTransfer: TransportTransfer, TransportEventSource, @unchecked Sendable {
     typealias Outcome = Result<TransportResponse, TransportError>
     typealias EventOutcome = Result<TransportEvent?, TransportError>
 
+    /// How the transfer was started: collected (``response()``) or streamed (``events()``).
     enum Mode { case collect, stream }
 
-    /// What the engine's write callback should do with a chunk.
-    enum ChunkVerdict { case accepted, pause, abort }
-
-    struct State {
-        var mode: Mode?
-        var finished = false
-        var cancelled = false
-        // collect
-        var responseWaiter: UnsafeContinuation<Outcome, Never>?
-        // stream
-        var events: [TransportEvent] = []
-        var queuedBytes = 0
-        var pausedByEngine = false
-        var eventWaiter: UnsafeContinuation<EventOutcome, Never>?
-        var failure: TransportError?
-        var ended = false
-    }
-
     let request: TransportRequest
-    private let transport: CurlTransport
-    private let state = Locked(State())
+    let transport: CurlTransport
+    /// What the caller and the engine hand each other.
+    let state = Locked(SharedState())
+
+    /// The engine's part, reached through ``engine`` only. Made here, on the caller's thread, of defaults
+    /// (nothing any other thread holds); filled in by the engine when it launches the transfer
+    /// (``launch(_:)``).
+    @exclusivity(unchecked) private var engineSide = EngineSide()
 
     init(request: TransportRequest, transport: CurlTransport) {
         self.request = request
         self.transport = transport
     }
 
-    /// How the transfer was started; read by the engine thread when it sets the transfer up.
+    /// The engine's part of the transfer, borrowed or changed in place. Every access checks that it runs on
+    /// the engine thread (a thread identity compared, release builds too), and that the engine launched the
+    /// transfer.
+    var engine: EngineSide {
+        @inline(__always) _read {
+            checkEngineAccess()
+            yield engineSide
+        }
+        @inline(__always) _modify {
+            checkEngineAccess()
+            yield &engineSide
+        }
+    }
+
+    /// Runs `body` on the engine side in place, after the same check as ``engine``: for code the compiler
+    /// would not inline ``engine``'s accessors into (a large function), where each access would copy the
+    /// whole engine side into a frame of its own.
+    @inline(__always)
+    func withEngine<Result>(_ body: (inout EngineSide) throws(Never) -> Result) -> Result {
+        checkEngineAccess()
+        return body(&engineSide)
+    }
+
+    /// Fills in the engine side (engine thread), once, when the engine hands the transfer to libcurl.
+    func launch(_ fill: (inout EngineSide) -> Void) {
+        precondition(transport.engine.engineThread.isCurrent, "a transfer is launched on its engine thread only")
+        precondition(engineSide.engineThread == 0, "a transfer is launched once")
+        fill(&engineSide)
+        engineSide.engineThread = currentThreadID()
+    }
+
+    /// Whether the engine launched the transfer (engine thread).
+    var isLaunched: Bool {
+        precondition(transport.engine.engineThread.isCurrent, "a transfer's engine side is read on its engine thread only")
+        return engineSide.engineThread != 0
+    }
+
+    /// That the calling thread is the engine thread that launched the transfer: one identity compared with
+    /// the one the engine side was launched on (zero, which no thread has, before the launch).
+    @inline(__always)
+    private func checkEngineAccess() {
+        precondition(engineSide.engineThread == currentThreadID(), "a transfer's engine side is touched on its engine thread only, once launched")
+    }
+
+    /// How the transfer was started; read by the engine thread when it launches the transfer.
     var mode: Mode { state.withLock { $0.mode ?? .collect } }
 
     var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    // MARK: Caller side
-
-    func response() async throws(TransportError) -> TransportResponse {
-        try request.validate()
-        let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (waiter: UnsafeContinuation<Outcome, Never>) in
-                let early: Outcome? = state.withLock { state in
-                    guard state.mode == nil else {
-                        return .failure(TransportError(.invalidRequest, message: "a transfer can be started once"))
-                    }
-                    state.mode = .collect
-                    if state.cancelled { return .failure(state.failure ?? .cancelled) }
-                    state.responseWaiter = waiter
-                    return nil
-                }
-                if let early {
-                    waiter.resume(returning: early)
-                } else if !transport.engine.mailbox.post(.start(self)) {
-                    complete(.failure(TransportError(.cancelled, message: "the transport has shut down")))
-                }
-            }
-        } onCancel: {
-            cancel()
-        }
-        return try outcome.get()
-    }
-
-    func events() -> TransportEventStream {
-        do { try request.validate() } catch { return TransportEventStream(failing: error) }
-        let shouldPost: Bool? = state.withLock { state in
-            guard state.mode == nil else { return nil }
-            state.mode = .stream
-            return !state.cancelled
-        }
-        guard let shouldPost else {
-            return TransportEventStream(failing: TransportError(.invalidRequest, message: "a transfer can be started once"))
-        }
-        if shouldPost && !transport.engine.mailbox.post(.start(self)) {
-            fail(TransportError(.cancelled, message: "the transport has shut down"))
-        }
-        return TransportEventStream(source: self)
-    }
-
-    func nextEvent() async throws(TransportError) -> TransportEvent? {
-        let outcome = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (waiter: UnsafeContinuation<EventOutcome, Never>) in
-                let (ready, resumeEngine) = state.withLock { state -> (EventOutcome?, Bool) in
-                    let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)
-                    if ready == nil { state.eventWaiter = waiter }
-                    return (ready, resumeEngine)
-                }
-                if resumeEngine { transport.engine.mailbox.post(.resume(self)) }
-                if let ready { waiter.resume(returning: ready) }
-            }
-        } onCancel: {
-            cancel()
-        }
-        return try outcome.get()
-    }
-
-    func cancel(because reason: TransportError) {
-        let (started, responseWaiter, eventWaiter) = state.withLock { state in
-            guard !state.finished else { return (false, nil, nil) as (Bool, UnsafeContinuation<Outcome, Never>?, UnsafeContinuation<EventOutcome, Never>?) }
-            state.finished = true
-            state.cancelled = true
-            state.failure = reason
-            state.events.removeAll()
-            defer { state.responseWaiter = nil; state.eventWaiter = nil }
-            return (state.mode != nil, state.responseWaiter, state.eventWaiter)
-        }
-        responseWaiter?.resume(returning: .failure(reason))
-        eventWaiter?.resume(returning: .failure(reason))
-        if started { transport.engine.mailbox.post(.cancel(self)) }
-    }
-
-    // MARK: Engine side
-
-    /// Asks the engine to resume a transfer whose upload paused for want of stream bytes (any thread).
-    func wake() { transport.engine.mailbox.post(.resume(self)) }
-
-    /// Delivers the outcome of a collected transfer (engine thread). Ignored after cancellation.
-    func complete(_ outcome: Outcome) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
-            guard !state.finished else { return nil }
-            state.finished = true
-            defer { state.responseWaiter = nil }
-            return state.responseWaiter
-        }
-        waiter?.resume(returning: outcome)
-    }
-
-    /// Queues a stream event that is not body and wakes a waiting consumer (engine thread).
-    func push(_ event: TransportEvent) {
-        update { state in
-            guard !state.finished else { return }
-            if case .end = event { state.ended = true; state.finished = true }
-            state.events.append(event)
-        }
-    }
-
-    /// Queues a progress report (engine thread), replacing an unread report of the same direction at the
-    /// queue's tail, so that reports never pile up behind a slow consumer. Like a chunk, it waits for the
-    /// engine's ``flush()`` to wake the consumer.
-    func report(_ event: TransportEvent) {
-        state.withLock { state in
-            guard !state.finished else { return }
-            if let last = state.events.last, last.isProgress(like: event) {
-                state.events[state.events.count - 1] = event
-            } else {
-                state.events.append(event)
-            }
-        }
-    }
-
-    /// Offers a body chunk (engine thread): queued, or refused so that the engine pauses the transfer.
-    ///
-    /// An accepted chunk does not wake the consumer: the engine calls ``flush()`` once its pass over the
-    /// sockets is done, so that a fast consumer is woken once per pass rather than once per 16 KiB.
-    func offer(_ bytes: UnsafeRawBufferPointer) -> ChunkVerdict {
-        state.withLock { state in
-            if state.finished { return .abort }
-            if state.queuedBytes >= request.options.streamBufferSize {
-                state.pausedByEngine = true
-                return .pause
-            }
-            state.queuedBytes += bytes.count
-            state.appendBody(bytes)
-            return .accepted
-        }
-    }
-
-    /// Whether decoded body may be queued now (engine thread): `.full` (and the engine then counts as
-    /// having paused the transfer, so that the consumer's reads ask to resume it) or `.finished`.
-    func roomForBody() -> BodyRoom {
-        state.withLock { state in
-            if state.finished { return .finished }
-            guard state.queuedBytes < request.options.streamBufferSize else {
-                state.pausedByEngine = true
-                return .full
-            }
-            return .room
-        }
-    }
-
-    /// Room for decoded body in a stream's queue.
-    enum BodyRoom { case room, full, finished }
-
-    /// Queues decoded body (engine thread) once ``roomForBody()`` said there is room; `false` when the
-    /// transfer is over.
-    func acceptBody(_ chunk: Data) -> Bool {
-        chunk.withUnsafeBytes { bytes in
-            state.withLock { state in
-                guard !state.finished else { return false }
-                state.queuedBytes += bytes.count
-                state.appendBody(bytes)
-                return true
-            }
-        }
-    }
-
-    /// Wakes a waiting consumer if events were queued for it (engine thread, after a pass).
-    func flush() { update { _ in } }
-
-    /// Ends a streamed transfer with an error (engine thread, or a failed start). Events queued before it
-    /// are still read first.
-    func fail(_ error: TransportError) {
-        update { state in
-            guard !state.finished else { return }
-            state.finished = true
-            state.failure = error
-        }
-    }
-
-    /// Applies `change`, then hands the next event (or the end, or the failure) to a waiting consumer.
-    private func update(_ change: (inout State) -> Void) {
-        let (waiter, ready, resumeEngine) = state.withLock { state -> (UnsafeContinuation<EventOutcome, Never>?, EventOutcome?, Bool) in
-            change(&state)
-            guard let waiter = state.eventWaiter else { return (nil, nil, false) }
-            let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)
-            guard ready != nil else { return (nil, nil, resumeEngine) }
-            state.eventWaiter = nil
-            return (waiter, ready, resumeEngine)
-        }
-        if resumeEngine { transport.engine.mailbox.post(.resume(self)) }
-        if let waiter, let ready { waiter.resume(returning: ready) }
-    }
 }

@@ -1,0 +1,55 @@
+import BrickSystem
+import CCurl
+import CCurlShim
+
+/// libcurl's C callbacks: they only find the ``CurlTransfer`` behind the context pointer and forward. The
+/// engine's list of running transfers keeps it alive until its handle has left the multi handle.
+enum CurlCallbacks {
+    static let write: brick_data_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+    }
+
+    static let read: brick_data_callback = { data, size, count, context in
+        guard let context, let data, let upload = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().engine.upload
+        else { return Int(CURL_READFUNC_ABORT) }
+        return upload.read(into: UnsafeMutableRawBufferPointer(start: data, count: size * count))
+    }
+
+    static let seek: brick_seek_callback = { context, offset, origin in
+        guard let context, origin == SEEK_SET,
+            let upload = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().engine.upload
+        else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+        return upload.seek(to: Int64(offset)) ? Int32(CURL_SEEKFUNC_OK) : Int32(CURL_SEEKFUNC_CANTSEEK)
+    }
+
+    /// Opens the transfer's sockets close-on-exec, atomically: libcurl 7.88 opens them without it, so a
+    /// process the application spawns would inherit every open connection and keep it alive after
+    /// libcurl closed it (the server would never see the close).
+    static let openSocket: brick_opensocket_callback = { _, _, address in
+        guard let address else { return CURL_SOCKET_BAD }
+        let fd = openSocketClosedOnExec(family: address.pointee.family, type: address.pointee.socktype, protocol: address.pointee.protocol)
+        return fd >= 0 ? fd : CURL_SOCKET_BAD
+    }
+
+    static let progress: brick_progress_callback = { context, downloadTotal, downloaded, uploadTotal, uploaded in
+        guard let context else { return 0 }
+        Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().progress(
+            downloaded: Int64(downloaded), downloadTotal: Int64(downloadTotal),
+            uploaded: Int64(uploaded), uploadTotal: Int64(uploadTotal))
+        return 0
+    }
+
+    static let header: brick_data_callback = { data, size, count, context in
+        guard let context else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.engine.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+    }
+
+    static let prerequest: brick_prereq_callback = { context, _, _, _, _ in
+        guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+        return transfer.willSendRequest() ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
+    }
+}
