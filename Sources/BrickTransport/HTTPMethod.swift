@@ -47,7 +47,10 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     public var isSafe: Bool { self == .get || self == .head || self == .options || self == .trace }
 
     /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
-    public var isValidToken: Bool { !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenByte) }
+    public var isValidToken: Bool {
+        var text = rawValue
+        return text.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(HTTPHeaders.isTokenByte) }
+    }
 
     public var description: String { rawValue }
 }

@@ -8,8 +8,11 @@
 package struct RawFields: Sendable {
     private var bytes: [UInt8] = []
 
-    /// An empty list, with room for `capacity` bytes.
-    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    /// An empty list, with room for `capacity` bytes (none allocated for zero).
+    package init(capacity: Int) {
+        guard capacity > 0 else { return }
+        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { _, count in count = 0 }
+    }
 
     package var isEmpty: Bool { bytes.isEmpty }
 

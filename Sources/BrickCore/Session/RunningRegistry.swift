@@ -2,6 +2,9 @@ import BrickSystem
 import BrickTransport
 
 /// The transfers a session is running, by dispatch number, with the component that started each.
+///
+/// Kept in slots that are used again (a number is its slot and that slot's generation), so that adding and
+/// removing one costs no hash: every request of a session does both.
 final class RunningRegistry: Sendable {
     private struct Entry {
         let owner: ObjectIdentifier?
@@ -11,13 +14,23 @@ final class RunningRegistry: Sendable {
     }
 
     private struct State {
-        var nextID: UInt64 = 0
-        var entries: [UInt64: Entry] = [:]
+        /// Each slot's entry (`nil` when free) and generation (how many entries it held so far).
+        var slots: [(entry: Entry?, generation: UInt32)] = []
+        var freeSlots: [Int] = []
+        var count = 0
+        var nextWaitID: UInt64 = 0
         /// Whether the session is shutting down: no transfer is added any more.
         var closed = false
         /// Who waits for the list to be empty (``drained()``), by number; numbers of waits already cancelled.
         var drainWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
         var cancelledWaits: Set<UInt64> = []
+
+        /// The running entries, with their numbers.
+        var entries: some Sequence<(UInt64, Entry)> {
+            slots.indices.lazy.compactMap { index in
+                slots[index].entry.map { (UInt64(slots[index].generation) << 32 | UInt64(index), $0) }
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -30,16 +43,30 @@ final class RunningRegistry: Sendable {
     func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableRoute: RequestRoute? = nil) -> UInt64? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            state.nextID += 1
-            state.entries[state.nextID] = Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute)
-            return state.nextID
+            let entry = Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute)
+            let slot: Int
+            if let free = state.freeSlots.popLast() {
+                slot = free
+                state.slots[slot].entry = entry
+                state.slots[slot].generation &+= 1
+            } else {
+                slot = state.slots.count
+                state.slots.append((entry, 0))
+            }
+            state.count += 1
+            return UInt64(state.slots[slot].generation) << 32 | UInt64(slot)
         }
     }
 
     /// Forgets a transfer.
     func remove(_ id: UInt64) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard state.entries.removeValue(forKey: id) != nil, state.entries.isEmpty else { return [] }
+            let slot = Int(id & 0xFFFF_FFFF)
+            guard slot < state.slots.count, state.slots[slot].entry != nil, UInt64(state.slots[slot].generation) == id >> 32 else { return [] }
+            state.slots[slot].entry = nil
+            state.freeSlots.append(slot)
+            state.count -= 1
+            guard state.count == 0, !state.drainWaiters.isEmpty else { return [] }
             defer { state.drainWaiters = [:] }
             return Array(state.drainWaiters.values)
         }
@@ -55,15 +82,15 @@ final class RunningRegistry: Sendable {
     /// Returns once no transfer is running, or when the task is cancelled.
     func drained() async {
         let number = state.withLock { state -> UInt64? in
-            guard !state.entries.isEmpty else { return nil }
-            state.nextID += 1
-            return state.nextID
+            guard state.count > 0 else { return nil }
+            state.nextWaitID += 1
+            return state.nextWaitID
         }
         guard let number else { return }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state in
-                    let now = state.entries.isEmpty || state.cancelledWaits.remove(number) != nil
+                    let now = state.count == 0 || state.cancelledWaits.remove(number) != nil
                     if !now { state.drainWaiters[number] = continuation }
                     return now
                 }
@@ -79,7 +106,7 @@ final class RunningRegistry: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLock { $0.count } }
 
     /// The running transfers that end when their host becomes unreachable, with that host.
     func abortableHosts() -> [(UInt64, String)] {
@@ -89,13 +116,17 @@ final class RunningRegistry: Sendable {
 
     /// Ends transfer `id` with `error`, which its caller receives instead of a response.
     func abort(_ id: UInt64, with error: TransportError) {
-        state.withLock { $0.entries[id]?.transfer }?.cancel(because: error)
+        state.withLock { state -> (any TransportTransfer)? in
+            let slot = Int(id & 0xFFFF_FFFF)
+            guard slot < state.slots.count, UInt64(state.slots[slot].generation) == id >> 32 else { return nil }
+            return state.slots[slot].entry?.transfer
+        }?.cancel(because: error)
     }
 
     /// Cancels the transfers of `owner`, or all of them when `owner` is `nil`, with `reason`.
     func cancel(owner: ObjectIdentifier?, because reason: TransportError = .cancelled) {
         let transfers = state.withLock { state in
-            state.entries.values.filter { owner == nil || $0.owner == owner }.map(\.transfer)
+            state.entries.filter { owner == nil || $0.1.owner == owner }.map(\.1.transfer)
         }
         transfers.forEach { $0.cancel(because: reason) }
     }

@@ -10,12 +10,13 @@ import BrickTransport
 struct HeadParser {
     /// The head being built, or the last complete one.
     var head: ResponseHead? {
-        guard var head = statusLine else { return nil }
-        head.headers = HTTPHeaders(raw: fields)
-        return head
+        guard status >= 0 else { return nil }
+        return ResponseHead(status: status, version: version, reason: reason, headers: HTTPHeaders(raw: fields))
     }
-    /// The status line of the head being built (its fields are ``fields``).
-    private var statusLine: ResponseHead?
+    /// The status line of the head being built (its fields are ``fields``): -1 before the first one.
+    private var status = -1
+    private var version = ""
+    private var reason = ""
     /// Whether the final head (status 200 or more) has ended with its empty line: what comes through the
     /// header callback after it are trailers, which never change the head.
     private(set) var finalHeadComplete = false
@@ -37,18 +38,21 @@ struct HeadParser {
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         guard end > 0 else {
             // The empty line ends a head; an interim one (1xx) is followed by another.
-            if let status = statusLine?.status, status >= 200 { finalHeadComplete = true }
+            if status >= 200 { finalHeadComplete = true }
             return
         }
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
-        if line.starts(with: Self.httpPrefix) {
-            statusLine = Self.parseStatusLine(line)
-            fields = RawFields(capacity: 512)
-            namesContentEncoding = false  // room for a usual head, so that its fields are added without regrowing
+        if Self.isStatusLine(line) {
+            let parsed = Self.parseStatusLine(line)
+            status = parsed.status
+            version = parsed.version
+            reason = parsed.reason
+            fields = RawFields(capacity: 512)  // room for a usual head, so that its fields are added without regrowing
+            namesContentEncoding = false
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
             fields.appendToLastValue(Self.trimmed(line))
-        } else if statusLine != nil, line.contains(0x3A) {
+        } else if status >= 0, line.contains(0x3A) {
             fields.append(line: line)
             if !namesContentEncoding, Self.isContentEncoding(line) { namesContentEncoding = true }
         }
@@ -58,21 +62,28 @@ struct HeadParser {
     /// field is read only then.
     private(set) var namesContentEncoding = false
 
-    private static let contentEncoding = Array("content-encoding".utf8)
-
     /// Whether `line` is a `Content-Encoding` field (its name in any case, spaces before the colon allowed).
     private static func isContentEncoding(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard line.count > contentEncoding.count, line[0] | 0x20 == UInt8(ascii: "c") else { return false }
-        for index in 0..<contentEncoding.count where line[index] | 0x20 != contentEncoding[index] { return false }
-        var next = contentEncoding.count
+        let name: StaticString = "content-encoding"
+        guard line.count > name.utf8CodeUnitCount, line[0] | 0x20 == UInt8(ascii: "c") else { return false }
+        let matches = name.withUTF8Buffer { name in
+            // Bit 0x20 makes an ASCII letter lowercase; the name's only other byte, "-", is compared as it is.
+            (0..<name.count).allSatisfy { name[$0] == 0x2D ? line[$0] == 0x2D : line[$0] | 0x20 == name[$0] }
+        }
+        guard matches else { return false }
+        var next = name.utf8CodeUnitCount
         while next < line.count, line[next] == 0x20 || line[next] == 0x09 { next += 1 }
         return next < line.count && line[next] == 0x3A
+    }
+
+    /// Whether `line` starts with `HTTP/`: a status line, which starts a head.
+    private static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
+        line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
     }
 
     /// The fields of the head being built.
     private var fields = RawFields(capacity: 0)
 
-    private static let httpPrefix = Array("HTTP/".utf8)
 
     /// The bytes without leading and trailing spaces and tabs.
     private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
@@ -98,8 +109,8 @@ struct HeadParser {
             return UnsafeRawBufferPointer(rebasing: line[start..<index])
         }
         let versionWord = word()
-        let version = versionWord.count > httpPrefix.count
-            ? String(decoding: UnsafeRawBufferPointer(rebasing: versionWord[httpPrefix.count...]), as: UTF8.self) : ""
+        let version = versionWord.count > 5  // after `HTTP/`
+            ? String(decoding: UnsafeRawBufferPointer(rebasing: versionWord[5...]), as: UTF8.self) : ""
         var status = 0
         for digit in word() {
             guard digit >= 0x30 && digit <= 0x39, status < 100_000 else { status = 0; break }

@@ -182,11 +182,12 @@ extension CurlTransfer {
     /// exactly one request per transfer (redirects are new transfers), so a plain http transfer never
     /// reaches TLS. (An HTTPS proxy's own TLS is set in `setRoute`.)
     static func isHTTPS(_ url: String) -> Bool {
-        var prefix = url.utf8.prefix(6).makeIterator()
-        for expected in "https:".utf8 {
-            guard let byte = prefix.next(), byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) == expected else { return false }
+        var url = url
+        return url.withUTF8 { bytes in
+            // "https" in any case (a letter's bit 0x20 set makes it lowercase), then ":".
+            bytes.count >= 6 && bytes[0] | 0x20 == 0x68 && bytes[1] | 0x20 == 0x74 && bytes[2] | 0x20 == 0x74
+                && bytes[3] | 0x20 == 0x70 && bytes[4] | 0x20 == 0x73 && bytes[5] == 0x3A
         }
-        return true
     }
 
     private func setMethodAndBody(_ setter: inout OptionSetter, _ request: TransportRequest, context: UnsafeMutableRawPointer) throws(TransportError) {
