@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-package import Glibc
+public import Glibc
 #else
 #error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
 #endif
@@ -14,7 +14,7 @@ package import Glibc
 /// ``LockedBuffer``, the object that keeps the mutex and the value side by side in one allocation. It is
 /// `@unchecked Sendable` because of that mutex: the value is read and written only inside ``withLock(_:)``,
 /// between `pthread_mutex_lock` and `pthread_mutex_unlock`.
-package struct Locked<Value: ~Copyable>: @unchecked Sendable {
+public struct Locked<Value: ~Copyable>: @unchecked Sendable {
     @usableFromInline let buffer: LockedBuffer<Value>
 
     /// A lock around `initialValue`.
@@ -25,8 +25,10 @@ package struct Locked<Value: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, the lock held; not reentrant. Inlinable, so that each module's use is
-    /// specialized for its value (a generic call into another module cost as much as the lock itself).
-    @inlinable
+    /// specialized for its value (a generic call into another module cost as much as the lock itself). That
+    /// is also why the type is `public` (its members stay `package`): with Swift 6.3 the optimizer specializes
+    /// an inlinable method of a `package` generic type in no other module.
+    @inlinable @inline(__always)
     package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending Value) throws(E) -> sending Result) throws(E) -> sending Result {
         buffer.lock()
         defer { buffer.unlock() }
@@ -37,7 +39,7 @@ package struct Locked<Value: ~Copyable>: @unchecked Sendable {
 /// The object behind a ``Locked``: its header is the `pthread_mutex_t` and its one element the value, so
 /// that both live in the object's own allocation, where they never move. Reached only through its pointer,
 /// the value is outside the runtime's exclusivity checks, which the lock makes redundant.
-package final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+public final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
     deinit {
         withUnsafeMutablePointerToHeader { _ = pthread_mutex_destroy($0) }
         _ = withUnsafeMutablePointerToElements { $0.move() }
