@@ -1,13 +1,17 @@
 /// The error of a BrickRequest call: the transport failed, or the response could not be serialized.
-public enum BrickError: Error, Sendable, CustomStringConvertible {
+///
+/// Every case is stored indirectly, so that the error is one reference wide: results and outcomes carry a
+/// `BrickError` through every step of a call, and each async step's frame stays allocated while the request
+/// is on its way.
+public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
     /// The request could not be sent or its response not received: see `TransportError.kind`, libcurl's
     /// code and the OS errno.
     case transport(TransportError)
     /// A response arrived but could not become the requested value; the raw response is kept.
-    indirect case serialization(any Error, response: TransportResponse)
+    case serialization(any Error, response: TransportResponse)
     /// A response arrived but its status or content type is not acceptable (``RequestType/validation``);
     /// the raw response is kept.
-    indirect case validation(ResponseValidationError, response: TransportResponse)
+    case validation(ResponseValidationError, response: TransportResponse)
     /// The request could not be built (its body or parameters failed to encode); nothing was sent.
     case requestEncoding(RequestEncodingError)
     /// An interceptor failed while adapting the request, or refused the response (for example a failed
@@ -15,7 +19,7 @@ public enum BrickError: Error, Sendable, CustomStringConvertible {
     case interceptor(any Error)
     /// The request's retry rules gave up: retries spent, the host unreachable, the deadline passed. Every
     /// attempt and the last error are kept (``RetryFailure/lastError``).
-    indirect case gaveUp(RetryFailure)
+    case gaveUp(RetryFailure)
     /// A download's file could not be opened, written or moved into place; what arrived so far is kept
     /// for a later resume where possible.
     case file(FileError)

@@ -5,7 +5,10 @@ extension Session {
     /// function's frame holds the values of everything inlined into it, and every frame of the chain stays
     /// allocated while the request waits, so a frame of this path would cost every request without a cache.
     @inline(never)
-    func collectThroughCache(_ plan: CallPlan, base: TransportRequest, cache: any ResponseCache, _ serialize: Serialize) async -> DataResponse<Void> {
+    func collectThroughCache(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
+        guard case .success(let base) = plan.request, let cache = configuration.responseCache else {
+            return await collectAttempts(plan, serialize)
+        }
         guard let step = CacheStep(request: base, mode: plan.cacheMode, cache: cache) else {
             let outcome = await collectAttempts(plan, base: base, cacheStep: nil, serialize)
             if !base.method.isSafe, let head = outcome.response?.head {

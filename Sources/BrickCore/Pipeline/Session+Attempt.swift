@@ -75,14 +75,27 @@ extension Session {
     /// Sends `request` through the transport once and names the call in what comes back.
     nonisolated(nonsending) func sendOutcome(_ request: TransportRequest, owner: ObjectIdentifier?) async -> ResponseOutcome {
         do {
-            var response = try await transfer(request, ownerID: owner)
-            response.call = CallLine(request)
-            return .success(response)
+            return Self.named(try await transfer(request, ownerID: owner), request)
         } catch {
-            return .failure(error.naming(CallLine(request)))
+            return Self.named(error, request)
         }
     }
 
+    /// `response` with the call that answered it: out of line, so that its values take no room in the frames
+    /// of the async steps (which stay allocated while a request is on its way).
+    @inline(never)
+    private static func named(_ response: consuming TransportResponse, _ request: TransportRequest) -> ResponseOutcome {
+        response.call = CallLine(request)
+        return .success(response)
+    }
+
+    /// `error`, named by the call that failed (see ``named(_:_:)-(TransportResponse,_)``).
+    @inline(never)
+    private static func named(_ error: BrickError, _ request: TransportRequest) -> ResponseOutcome {
+        .failure(error.naming(CallLine(request)))
+    }
+
+    @inline(never)
     static func validateAndSerialize(_ outcome: ResponseOutcome, _ plan: CallPlan, _ serialize: Serialize) -> Result<Void, BrickError> {
         switch outcome {
         case .failure(let error): return .failure(error)

@@ -10,6 +10,15 @@ extension Session {
             return try await awaitResponse(of: makeTransfer(for: request), route: request.route, ownerID: ownerID)
         }
         let first = try await awaitResponse(of: makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
+        guard RedirectRule.isRedirect(first.head.status) else { return first }
+        return try await follow(first, of: request, ownerID: ownerID)
+    }
+
+    /// The rest of a call whose first response was a redirect, in a step of its own: the frame of
+    /// ``transfer(_:ownerID:)`` stays allocated while every request is on its way, this one only while a
+    /// redirect is followed.
+    @inline(never)
+    private nonisolated(nonsending) func follow(_ first: TransportResponse, of request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
         let next: TransportRequest?
         do { next = try RedirectRule.next(after: first.head, of: request, hops: 0) } catch { throw .transport(error) }
         guard let next else { return first }

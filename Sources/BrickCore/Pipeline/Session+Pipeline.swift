@@ -10,6 +10,13 @@ extension Session {
     func run<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         var value: Value?
         let outcome = await collect(plan) { response throws(BrickError) in value = try serializer.serialize(response) }
+        return Self.response(outcome, value: value)
+    }
+
+    /// The call's response with the value the serializer made: out of line, so that the generic values take
+    /// no room in the frame of ``run(_:serializer:)``, which stays allocated while the request is on its way.
+    @inline(never)
+    private static func response<Value>(_ outcome: consuming DataResponse<Void>, value: consuming Value?) -> DataResponse<Value> {
         let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
             .success(value)
         } else {
@@ -21,18 +28,46 @@ extension Session {
     }
 
     /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
-    /// makes (the result here only says whether it failed).
+    /// makes (the result here only says whether it failed): the plain call straight, the rest through the
+    /// attempt loop, with the cache around it when the session has one.
+    ///
+    /// Each way reads the request from `plan` itself, so that this step's frame (allocated while the request
+    /// is on its way) holds no request.
+    @inline(never)
     private func collect(_ plan: CallPlan, serialize: Serialize) async -> DataResponse<Void> {
-        let base: TransportRequest
-        switch plan.request {
-        case .success(let request): base = request
-        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
+        switch way(of: plan) {
+        case .straight: await collectStraight(plan, serialize)
+        case .loop: await collectAttempts(plan, serialize)
+        case .cache: await collectThroughCache(plan, serialize)
+        case .unbuilt: Self.unbuilt(plan)
         }
-        guard hasResponseCache, let cache = configuration.responseCache else {
-            guard plan.isPlain, takesStraightPath else { return await collectAttempts(plan, base: base, cacheStep: nil, serialize) }
-            return await collectStraight(plan, request: base, serialize)
-        }
-        return await collectThroughCache(plan, base: base, cache: cache, serialize)
+    }
+
+    /// The response of a call whose request could not be built: its error, and nothing sent.
+    @inline(never)
+    static func unbuilt(_ plan: CallPlan) -> DataResponse<Void> {
+        let error: BrickError = if case .failure(let error) = plan.request { error } else { .shutDown }  // always a failure here
+        return DataResponse(request: nil, response: nil, result: .failure(error))
+    }
+
+    /// The ways a collected call goes (``collect(_:serialize:)``).
+    private enum Way {
+        case straight, loop, cache
+        /// The request could not be built: nothing is sent.
+        case unbuilt
+    }
+
+    private func way(of plan: CallPlan) -> Way {
+        if case .failure = plan.request { return .unbuilt }
+        if hasResponseCache { return .cache }
+        return plan.isPlain && takesStraightPath ? .straight : .loop
+    }
+
+    /// ``collectAttempts(_:base:cacheStep:_:)`` with no cache, for `plan`'s request.
+    @inline(never)
+    func collectAttempts(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
+        guard case .success(let base) = plan.request else { return Self.unbuilt(plan) }
+        return await collectAttempts(plan, base: base, cacheStep: nil, serialize)
     }
 
     /// Turns a response into the caller's value, kept by the closure; throws what serialization threw.

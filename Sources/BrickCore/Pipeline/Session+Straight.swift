@@ -9,9 +9,15 @@ extension Session {
     /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
     /// (``FullPath``), so that the two stay equal in everything a caller can see.
     @inline(never)
-    func collectStraight(_ plan: CallPlan, request: TransportRequest, _ serialize: Serialize) async -> DataResponse<Void> {
-        let outcome = await sendOutcome(request, owner: plan.owner)
-        let result = Self.validateAndSerialize(outcome, plan, serialize)
+    func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
+        guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
+        return Self.straightResponse(await sendOutcome(request, owner: plan.owner), of: request, plan, serialize)
+    }
+
+    /// The plain call's response, out of line (an async step's frame holds everything inlined into it).
+    @inline(never)
+    private static func straightResponse(_ outcome: ResponseOutcome, of request: TransportRequest, _ plan: CallPlan, _ serialize: Serialize) -> DataResponse<Void> {
+        let result = validateAndSerialize(outcome, plan, serialize)
         return DataResponse(request: request, response: outcome.response, result: result, recorded: nil, cacheStatus: .notUsed)
     }
 }

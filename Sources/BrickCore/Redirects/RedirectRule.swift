@@ -16,6 +16,14 @@ public enum RedirectRule {
     /// The statuses that redirect.
     public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
+    /// Whether `status` is one of ``redirectStatuses`` (asked of every response: no hashing).
+    static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
+
     /// Fields that go with a request to another origin; every other field is dropped there.
     public static let crossOriginFields: Set<String> = [
         "accept", "accept-encoding", "accept-language", "user-agent", "cache-control", "pragma",
@@ -32,7 +40,7 @@ public enum RedirectRule {
     /// - Throws: `TransportError` of kind `tooManyRedirects`, `redirectRefused` (another scheme, or
     ///   https to http) or `invalidResponse` (a `Location` that is not a URL).
     public static func next(after head: ResponseHead, of request: TransportRequest, hops: Int) throws(TransportError) -> TransportRequest? {
-        guard request.options.followRedirects, redirectStatuses.contains(head.status),
+        guard request.options.followRedirects, isRedirect(head.status),
             let location = head.headers["Location"]
         else { return nil }
         guard hops < request.options.maxRedirects else {

@@ -31,9 +31,7 @@ extension CurlTransfer {
     func end(head: ResponseHead, metrics: TransferMetrics) {
         switch engine.mode {
         case .collect:
-            var response = TransportResponse(head: head, body: engine.body, metrics: metrics)
-            response.contentDecoded = engine.decoder != nil
-            complete(.success(response))
+            complete(.success(TransportResponse(head: head, body: engine.body, metrics: metrics, contentDecoded: engine.decoder != nil)))
         case .stream: push(.end(metrics))
         }
     }
