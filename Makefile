@@ -6,15 +6,16 @@ demo:
 	bash .ci/setup demo
 	swift run brick-demo
 
-# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers) and the functions' lengths
-# (.ci/sizes.py), then builds and runs every test, with every package trait on (the integrations and their
-# dependencies: Package.swift).
+# Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), the functions' lengths
+# (.ci/sizes.py) and that the README's dependency lines resolve (.ci/dependency-line), then builds once and
+# runs every test, with every package trait on (the integrations and their dependencies: Package.swift).
 test:
 	bash .ci/setup test
 	bash .ci/layers
 	python3 .ci/sizes.py
+	bash .ci/dependency-line
 	swift build --build-tests --enable-all-traits
-	swift test --enable-all-traits
+	swift test --skip-build --enable-all-traits
 
 # Sets up libcurl and nginx, then runs brick-bench side by side with curl-bench (raw libcurl in C) and prints
 # the table (see Docs/Performance.md).

@@ -17,7 +17,9 @@ public import Glibc
 public struct Locked<Value: ~Copyable>: @unchecked Sendable {
     @usableFromInline let buffer: LockedBuffer<Value>
 
-    /// A lock around `initialValue`.
+    /// A lock around `initialValue`. Inlinable, so that the buffer's type is known where a lock is made (in
+    /// generic code, the runtime looked the buffer's metadata up in a table for every lock made).
+    @inlinable
     package init(_ initialValue: consuming sending Value) {
         buffer = unsafeDowncast(LockedBuffer<Value>.create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedBuffer<Value>.self)
         buffer.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init($0, nil) }
