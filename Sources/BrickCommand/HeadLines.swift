@@ -7,14 +7,27 @@ enum HeadLines {
     /// The logger's standard lists, plus any header whose name says it carries a secret (`X-Token`,
     /// `X-Client-Secret`, `X-Custom-Credential`), since a command line is often pasted into a bug report;
     /// a URL in `Location` or `Content-Location` has its secret query values (an OAuth `code=`) and its
-    /// password hidden. Control characters are shown escaped, never written (``TerminalText``).
+    /// password hidden. A standard field whose meaning is known is judged by it, not by the words in its name
+    /// (``meaningful``). Control characters are shown escaped, never written (``TerminalText``).
     static func redacted(_ name: String, _ value: String) -> String {
         let lowered = name.lowercased()
-        let secretWords = ["token", "secret", "password", "passwd", "key", "auth", "cookie", "session", "signature", "credential"]
-        if secretWords.contains(where: lowered.contains) { return Redaction.placeholder }
+        if !meaningful.contains(lowered), secretWords.contains(where: lowered.contains) { return Redaction.placeholder }
         if lowered == "location" || lowered == "content-location" { return TerminalText.visible(Redaction().url(value)) }
         return TerminalText.visible(Redaction().header(name, value))
     }
+
+    /// Words that, anywhere in a field's name, say that its value may be a secret.
+    static let secretWords = ["token", "secret", "password", "passwd", "key", "auth", "cookie", "session", "signature", "credential"]
+
+    /// Standard fields with one of ``secretWords`` in their names whose values are not secrets: CORS's
+    /// flags and lists of field names, authentication challenges (a scheme and a realm), WebSocket's
+    /// handshake nonce and its answer, and published public keys. The credentials themselves
+    /// (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`) are in the logger's lists.
+    static let meaningful: Set<String> = [
+        "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
+        "access-control-request-headers", "www-authenticate", "proxy-authenticate", "sec-websocket-key",
+        "sec-websocket-accept", "public-key-pins", "public-key-pins-report-only",
+    ]
 
     /// A head's status line, as it came, made safe to print.
     static func statusLine(_ head: ResponseHead) -> String {
