@@ -19,6 +19,9 @@ import TestServers
         let first = try await Brick.run("--download", retried, "--retry", "soft", "--timing", url)
         #expect(first.status == 0, "\(first.error)")
         #expect(FileManager.default.contents(atPath: retried) == expected)
+        // Made as curl and HTTPie make a file: with what the umask leaves of 0666.
+        let mode = try FileManager.default.attributesOfItem(atPath: retried)[.posixPermissions] as? Int
+        #expect(mode == 0o666 & ~Int(try #require(Paths.umask())))
         #expect(first.error.contains("saved \(retried): 3.0 MB"), "\(first.error)")
         #expect(first.error.contains("→ #2 206"), "\(first.error)")
         #expect(server.ranges("retried").last?.hasPrefix("bytes=") == true)

@@ -12,7 +12,9 @@ import Testing
         return lstat(path, &status) == 0 ? status.st_mode & 0o777 : 0
     }
 
-    @Test func aPartialDownloadAndItsRecordAreOwnerOnly() async throws {
+    /// The partial file and its record stay their owner's alone; the finished file gets what the umask leaves
+    /// of 0666, as curl and HTTPie give it, or the mode the caller names.
+    @Test func aPartialDownloadAndItsRecordAreOwnerOnlyAndTheFileGetsTheUmasksMode() async throws {
         let server = try FaultServer()
         defer { server.stop() }
         let directory = try Paths.scratchDirectory("at-rest")
@@ -23,7 +25,11 @@ import Testing
         #expect(mode(destination.path + ".part") == 0o600)
         #expect(mode(destination.path + ".part.json") == 0o600)
         _ = try await FetchFile(url).download(to: destination)
+        #expect(mode(destination.path) == 0o666 & ~mode_t(try #require(Paths.umask())))
+        _ = try await FetchFile(server.baseURL + "/blob?size=1000&seed=8&key=modes-private").download(to: destination, fileMode: 0o600)
         #expect(mode(destination.path) == 0o600)
+        _ = try await FetchFile(server.baseURL + "/blob?size=1000&seed=8&key=modes-named").download(to: destination, fileMode: 0o640)
+        #expect(mode(destination.path) == 0o640)
     }
 
     @Test func aLinkPlantedAtThePartialFileIsNotWrittenThrough() async throws {

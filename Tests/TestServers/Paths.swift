@@ -54,6 +54,14 @@ public enum Paths {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The process's file mode creation mask, as the kernel reports it in `/proc/self/status` (setting the
+    /// umask to read it would change it for every test running beside); `nil` when it cannot be read.
+    public static func umask() -> UInt32? {
+        let status = read("/proc/self/status")
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }) else { return nil }
+        return UInt32(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+    }
+
     /// A product built beside the running test binary (an executable target of this package).
     public static func builtProduct(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))

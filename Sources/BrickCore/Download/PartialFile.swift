@@ -102,8 +102,13 @@ final class PartialFile {
         closeAndUnlock()
     }
 
-    /// Moves the complete file to the destination (replacing what is there) and removes the record.
-    func complete() throws(FileError) {
+    /// Gives the complete file its mode, moves it to the destination (replacing what is there) and removes
+    /// the record. The partial file stays its owner's alone while it fills; the finished one gets `mode`,
+    /// or, by default, what the process's umask leaves of 0666, as curl and HTTPie give a file they make
+    /// (0600 still when the umask cannot be read).
+    func complete(mode: UInt16?) throws(FileError) {
+        let permissions = mode.map { UInt32($0) & 0o7777 } ?? Paths.fileCreationMask().map { 0o666 & ~$0 } ?? 0o600
+        if let file, let failure = file.setPermissions(permissions) { throw FileError(.move, path: partPath, osErrno: failure.code) }
         if let failure = Paths.rename(partPath, to: destination) { throw FileError(.move, path: destination, osErrno: failure.code) }
         Paths.remove(recordPath)
         closeAndUnlock()

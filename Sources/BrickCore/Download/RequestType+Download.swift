@@ -12,13 +12,15 @@ extension RequestType {
     ///
     /// - Parameters:
     ///   - destination: Where the file goes; its directory must exist.
+    ///   - fileMode: The finished file's permission bits (`0o600` to keep it private). Default: what the
+    ///     process's umask leaves of `0o666`, as curl and HTTPie do. The partial file is always `0o600`.
     ///   - progress: Told where the file stands (bytes on disk against the complete length): at most every
     ///     100 ms or each whole percent, and always once it is complete.
     /// - Throws: ``BrickError``: transport and retry failures (the partial file is kept for a resume),
     ///   `.validation` for a rejected status, `.file` when the file cannot be written or moved.
     public nonisolated(nonsending) func download(
-        to destination: URL, progress: (@Sendable (TransferProgress) -> Void)? = nil
+        to destination: URL, fileMode: UInt16? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(BrickError) -> DownloadResult {
-        try await session.download(makePlan(), to: destination.path, progress: progress)
+        try await session.download(makePlan(), to: destination.path, fileMode: fileMode, progress: progress)
     }
 }

@@ -5,7 +5,7 @@ extension Session {
     /// request after a failure the retry rules allow (and in a later call, even in another process), and
     /// moved into place only when complete. A download that fails before its first byte leaves no file.
     func download(
-        _ plan: CallPlan, to destination: String, progress: (@Sendable (TransferProgress) -> Void)?
+        _ plan: CallPlan, to destination: String, fileMode: UInt16? = nil, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(BrickError) -> DownloadResult {
         let base = try plan.request.get()
         let file: PartialFile
@@ -28,7 +28,7 @@ extension Session {
                     return Attempt(sent: request, head: receiver.head, outcome: .again(
                         reason: "restart: the range did not fit", delay: .zero, error: nil))
                 }
-                do throws(FileError) { try file.complete() } catch { throw BrickError.file(error) }
+                do throws(FileError) { try file.complete(mode: fileMode) } catch { throw BrickError.file(error) }
                 finalHead = receiver.head
                 return Attempt(sent: request, head: receiver.head, outcome: .done)
             } catch {
@@ -57,16 +57,18 @@ extension Session {
     ///   - destination: Where the file goes; its directory must exist.
     ///   - headers: Fields of this request, under the session's.
     ///   - retry: The retry rules, also for resuming within the call. Default is ``AutoRetryConfiguration/none``.
+    ///   - fileMode: The finished file's permission bits (`0o600` to keep it private). Default: what the
+    ///     process's umask leaves of `0o666`, as curl and HTTPie do. The partial file is always `0o600`.
     ///   - progress: Told where the file stands: at most every 100 ms or each whole percent, and once complete.
     /// - Throws: ``BrickError``: transport and retry failures (the partial file is kept for a resume),
     ///   `.validation` for a status outside 2xx, `.file` when the file cannot be written or moved.
     public func download(
         from url: some URLConvertible, to destination: URL, headers: HTTPHeaders = [:], retry: AutoRetryConfiguration = .none,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
+        fileMode: UInt16? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(BrickError) -> DownloadResult {
         let request = TransportRequest(url: url.urlString, headers: headers)
         return try await download(
             plan(for: request, retry: retry, idempotency: .byMethod, validation: .successful, owner: nil), to: destination.path,
-            progress: progress)
+            fileMode: fileMode, progress: progress)
     }
 }
