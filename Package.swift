@@ -27,12 +27,10 @@ let package = Package(
         .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
         .library(name: "BrickObservability", targets: ["BrickObservability"]),
         .library(name: "BrickQueue", targets: ["BrickQueue"]),
+        // The one executable a dependent gets. The demo, the benchmarks and the soak tool are executable
+        // targets of this package alone (`swift run brick-demo`, `swift build --product brick-bench`): a root
+        // package builds and runs them by their target names, and no dependent sees them.
         .executable(name: "brick", targets: ["BrickCommand"]),
-        .executable(name: "brick-demo", targets: ["BrickDemo"]),
-        .executable(name: "brick-bench", targets: ["BrickBench"]),
-        .executable(name: "curl-bench", targets: ["CurlBench"]),
-        .executable(name: "floor-bench", targets: ["FloorBench"]),
-        .executable(name: "brick-soak", targets: ["BrickSoak"]),
     ],
     traits: [
         // Each integration's dependencies are resolved only when its trait is on: a package that depends on
@@ -120,16 +118,16 @@ let package = Package(
         .target(name: "LoopbackServer", dependencies: ["BrickSystem", "BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
         .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore"], swiftSettings: strict),
-        .executableTarget(name: "BrickDemo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], swiftSettings: strict),
+        .executableTarget(name: "brick-demo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], path: "Sources/BrickDemo", swiftSettings: strict),
         // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
-        .executableTarget(name: "BrickBench", dependencies: ["BrickRequest", "BenchSupport"], swiftSettings: strict),
+        .executableTarget(name: "brick-bench", dependencies: ["BrickRequest", "BenchSupport"], path: "Sources/BrickBench", swiftSettings: strict),
         // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.
         .target(name: "BenchSupport", swiftSettings: strict),
         // The project's raw libcurl client in C, brick-bench's command line: the physical limit of the transport.
-        .executableTarget(name: "CurlBench", dependencies: ["CCurl"]),
+        .executableTarget(name: "curl-bench", dependencies: ["CCurl"], path: "Sources/CurlBench"),
         // The floor of the architecture: a Swift task awaiting one engine thread on curl's multi interface, and
         // nothing else (no request value, no options, no head, no body). brick-bench's command line.
-        .executableTarget(name: "FloorBench", dependencies: ["CCurl", "CCurlShim", "BenchSupport"], swiftSettings: strict),
+        .executableTarget(name: "floor-bench", dependencies: ["CCurl", "CCurlShim", "BenchSupport"], path: "Sources/FloorBench", swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
         .target(name: "TestServers", dependencies: ["LoopbackServer", "BrickTransport"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
@@ -149,7 +147,7 @@ let package = Package(
         // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
         // midway so that the next run resumes it). BricksTests run it.
         // Long runs through the full brick path: `make soak` and `make load` (Docs/Reliability.md).
-        .executableTarget(name: "BrickSoak", dependencies: ["BrickRequest"], path: "Tests/Soak", swiftSettings: strictTests),
+        .executableTarget(name: "brick-soak", dependencies: ["BrickRequest"], path: "Tests/Soak", swiftSettings: strictTests),
         .executableTarget(
             name: "TransferProbe", dependencies: ["BrickRequest", "BrickSystem"], path: "Tests/TransferProbe", swiftSettings: strictTests),
         .testTarget(
