@@ -9,7 +9,7 @@ extension HTTPHeaders {
 
     /// `Content-Length`: one to eighteen digits and nothing else (RFC 9110 §8.6), so that no value can
     /// overflow; describes the bytes that arrived, not a body the transport decoded
-    /// (``TransportResponse/contentDecoded``).
+    /// (`TransportResponse.contentDecoded`).
     public var contentLength: Int? {
         guard let value = self["Content-Length"]?.trimmingHTTPSpace, (1...18).contains(value.utf8.count),
             value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })

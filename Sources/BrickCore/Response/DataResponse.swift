@@ -57,7 +57,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// The status code, if a response arrived.
     @inlinable public var statusCode: Int? { response?.head.status }
     /// The response's header fields (empty when no response arrived); typed readers for the common ones
-    /// (`contentType`, `contentLength`, `eTag`, `lastModified`, `date`, `location`) are on ``HTTPHeaders``.
+    /// (`contentType`, `contentLength`, `eTag`, `lastModified`, `date`, `location`) are on `HTTPHeaders`.
     @inlinable public var headers: HTTPHeaders { response?.head.headers ?? HTTPHeaders() }
     /// Timings and connection reuse, if a response arrived.
     @inlinable public var metrics: TransferMetrics? { response?.metrics }
