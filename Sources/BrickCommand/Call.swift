@@ -7,7 +7,8 @@ import Glibc
 enum Call {
     static func send(_ invocation: Invocation, session: Session) async -> Int32 {
         let outcome = await CommandRequest(invocation, session: session).dataResponse()
-        if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts).map { $0 + "\n" }.joined()) }
+        let redirects = (outcome.response ?? outcome.error?.response)?.redirects ?? []
+        if invocation.verbose { Output.error(HeadLines.lines(for: outcome.attempts, redirects: redirects).map { $0 + "\n" }.joined()) }
         let terminal = isatty(STDOUT_FILENO) == 1
         let shown = invocation.shown ?? .byDefault(terminal: terminal)
         let printed = Printed(palette: .forStandardOutput, terminal: terminal, pretty: invocation.pretty ?? terminal)
@@ -67,7 +68,8 @@ enum Call {
             Output.error("brick: interrupted\n")
             return 130
         }
-        Output.error("brick: \(TerminalText.visible("\(error)"))\n")
+        let hint = error.transportError?.kind == .tooManyRedirects ? " (--max-redirects N follows more)" : ""
+        Output.error("brick: \(TerminalText.visible("\(error)"))\(hint)\n")
         return 1
     }
 

@@ -33,9 +33,17 @@ enum CommandBody: Equatable, Sendable {
             }
             self = .multipart(fields)
         } else if form {
+            // A JSON field goes into a form as its text (`age:=36` is age=36, a JSON string its characters), as HTTPie does.
             self = .form(try fields.map { item throws(UsageError) -> FormField in
-                guard case .field(let name, let text) = item else { throw UsageError("--form sends text fields only (name=value)") }
-                return FormField(name: name, value: text)
+                switch item {
+                case .field(let name, let text): return FormField(name: name, value: text)
+                case .jsonField(let name, let json):
+                    try Self.check(json, what: name + ":=")
+                    if case .string(let text)? = try? JSON.parse(Data(json.utf8)) { return FormField(name: name, value: text) }
+                    let blank: Set<Character> = [" ", "\t", "\n", "\r"]
+                    return FormField(name: name, value: String(json.drop { blank.contains($0) }.reversed().drop { blank.contains($0) }.reversed()))
+                default: throw UsageError("--form sends fields only (name=value, name:=json)")
+                }
             })
         } else {
             var members: [String] = []

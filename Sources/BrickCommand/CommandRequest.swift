@@ -28,6 +28,8 @@ final class CommandRequest: Component, RequestType, DataResponseType {
         if let caBundle = invocation.caBundle { options.caBundlePath = caBundle }
         if let proxy = invocation.proxy { options.proxy = proxy }
         if let socket = invocation.unixSocket { options.unixSocketPath = socket }
+        options.followRedirects = invocation.follows
+        options.maxRedirects = invocation.maxRedirects
         return options
     }
 

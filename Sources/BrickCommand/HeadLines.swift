@@ -34,20 +34,38 @@ enum HeadLines {
         TerminalText.visible("HTTP/\(head.version) \(head.status) \(head.reason)".trimmingTrailingSpaces)
     }
 
-    static func lines(for attempts: [AttemptRecord]) -> [String] {
+    /// Each attempt's exchange; the last one's redirects (`redirects`, as ``TransportResponse/redirects``
+    /// lists them) each as an exchange of its own, before the request that got the last answer.
+    static func lines(for attempts: [AttemptRecord], redirects: [RedirectHop] = []) -> [String] {
         var lines: [String] = []
         for (index, attempt) in attempts.enumerated() {
             if attempts.count > 1 { lines.append("* attempt \(index + 1)" + (attempt.repeatReason.map { ", repeated: \($0)" } ?? "")) }
-            lines.append("> \(attempt.request.method) \(TerminalText.visible(Redaction().url(attempt.request.url)))")
-            lines += attempt.request.headers.map { "> \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
+            var request = attempt.request
+            if index == attempts.count - 1, let last = redirects.last {
+                for (number, hop) in redirects.enumerated() {
+                    lines += requestLines(hop.request) + headLines(hop.head)
+                    lines.append("* redirect \(number + 1) of \(redirects.count)")
+                }
+                // The request that got the last answer, as the redirect rule made it from the last hop.
+                request = (try? RedirectRule.next(after: last.head, of: last.request, hops: redirects.count - 1)) ?? request
+            }
+            lines += requestLines(request)
             if let head = attempt.head {
-                lines.append("< " + statusLine(head))
-                lines += head.headers.map { "< \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
+                lines += headLines(head)
             } else if let error = attempt.error {
                 lines.append("< (no answer: \(TerminalText.visible("\(error)")))")
             }
         }
         return lines
+    }
+
+    private static func requestLines(_ request: TransportRequest) -> [String] {
+        ["> \(request.method) \(TerminalText.visible(Redaction().url(request.url)))"]
+            + request.headers.map { "> \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
+    }
+
+    private static func headLines(_ head: ResponseHead) -> [String] {
+        ["< " + statusLine(head)] + head.headers.map { "< \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
     }
 }
 

@@ -21,6 +21,10 @@ struct Invocation: Sendable {
     var unixSocket: String?
     var timing = false
     var verbose = false
+    /// Whether redirects are followed (`--follow`, the default; `--no-follow`), and at most how many
+    /// (`--max-redirects`).
+    var follows = true
+    var maxRedirects = 10
     /// Pretty-printed JSON: `nil` when standard output is a terminal decides.
     var pretty: Bool?
     /// Whether standard input is never read as the body (`--ignore-stdin`).
@@ -47,7 +51,13 @@ struct Invocation: Sendable {
 
     /// Reads the arguments after the command's name. `standardInput` reads what a pipe or a file on standard
     /// input holds (`nil` when it is a terminal or nothing): it is the body when the command line sends none.
-    init(parsing arguments: [String], standardInput: () throws(UsageError) -> Data? = { nil }) throws(UsageError) {
+    ///
+    /// `password` asks for the password of `-a USER` given without one (on a terminal, as HTTPie does);
+    /// `nil` when nobody can be asked.
+    init(
+        parsing arguments: [String], standardInput: () throws(UsageError) -> Data? = { nil },
+        password: (String) -> String? = { _ in nil }
+    ) throws(UsageError) {
         var positionals: [String] = []
         var remaining = arguments[...]
         var optionsEnded = false
@@ -59,7 +69,7 @@ struct Invocation: Sendable {
             if argument == "--" { optionsEnded = true } else { try read(argument, from: &remaining) }
         }
         guard action == .send || action == .printSwift else { return }
-        try take(positionals, standardInput: standardInput)
+        try take(positionals, standardInput: standardInput, password: password)
     }
 
     /// Reads one option, and its value from `remaining` when it takes one and was not given as `--name=value`.
@@ -89,7 +99,19 @@ struct Invocation: Sendable {
             let name = try value()
             guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }
             action = .completion(shell)
-        case "--download", "-d": download = try value()
+        case "--download", "-d":
+            let file = try value()
+            // curl's `-d a=b` sends data; here `-d` is HTTPie's --download, so a field is not taken for a file.
+            if option == "-d", file.contains("=") {
+                throw UsageError("-d is --download FILE (as in HTTPie); to send \(file), write it as an item: brick URL \(file)")
+            }
+            download = file
+        case "--follow": follows = true
+        case "--no-follow": follows = false
+        case "--max-redirects":
+            let text = try value()
+            guard let count = Int(text), (0...100).contains(count) else { throw UsageError("--max-redirects takes 0 to 100, not \(text)") }
+            maxRedirects = count
         case "--cacert": caBundle = try value()
         case "--unix-socket": unixSocket = try value()
         case "--proxy":
@@ -105,13 +127,15 @@ struct Invocation: Sendable {
                 throw UsageError("--timeout takes seconds between 0 and 86400, not \(text)")
             }
             timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
-        default: throw UsageError("unknown option \(option)")
+        default: throw UsageError(OptionHints.unknown(option))
         }
     }
 
     /// The method, the URL and the items after the options were read; the body from standard input when the
     /// command line sends none.
-    private mutating func take(_ words: [String], standardInput: () throws(UsageError) -> Data?) throws(UsageError) {
+    private mutating func take(
+        _ words: [String], standardInput: () throws(UsageError) -> Data?, password: (String) -> String?
+    ) throws(UsageError) {
         var positionals = words
         // `brick --download URL`: the value was the URL, and the file is named after its last path segment.
         if let value = download, positionals.isEmpty || (positionals.count == 1 && Self.looksLikeMethod(positionals[0])) {
@@ -136,17 +160,23 @@ struct Invocation: Sendable {
         body = try CommandBody(json: parsing.json, fields: fields, form: parsing.form)
         if body == .none, !ignoresStandardInput, let piped = try standardInput(), !piped.isEmpty { body = .raw(piped) }
         if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
-        if let credentials = parsing.credentials { try authorize(credentials, type: parsing.authType) }
+        if let credentials = parsing.credentials { try authorize(credentials, type: parsing.authType, password: password) }
     }
 
     /// `-a user:password` (Basic) or `-A bearer -a token`: the `Authorization` field, unless the command line
     /// names one itself.
-    private mutating func authorize(_ credentials: String, type: String) throws(UsageError) {
+    private mutating func authorize(_ credentials: String, type: String, password: (String) -> String?) throws(UsageError) {
         guard headers["Authorization"] == nil else { return }
         switch type {
         case "basic":
-            guard credentials.contains(":") else { throw UsageError("-a takes user:password for basic authentication") }
-            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+            var pair = credentials
+            if !credentials.contains(":") {
+                guard let typed = password(credentials) else {
+                    throw UsageError("-a takes user:password for basic authentication (no terminal to ask \(credentials)'s password on)")
+                }
+                pair = credentials + ":" + typed
+            }
+            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
         case "bearer":
             guard !credentials.isEmpty else { throw UsageError("-a takes the token for bearer authentication") }
             headers["Authorization"] = "Bearer " + credentials

@@ -18,7 +18,8 @@ enum Usage {
                    with a file uploaded, every field goes in a multipart/form-data body.
                    With none, a pipe or a file on standard input is the body.
 
-        --auth USER:PASSWORD, -a   Basic authentication; with -A bearer, -a TOKEN sends a bearer token
+        --auth USER:PASSWORD, -a   Basic authentication (-a USER asks for the password on a terminal);
+                               with -A bearer, -a TOKEN sends a bearer token
         --auth-type basic|bearer, -A
         --ignore-stdin         never read standard input as the body
 
@@ -27,6 +28,8 @@ enum Usage {
         --download FILE, -d    saves the body to FILE with a progress bar; after Ctrl-C or a cut,
                                the same command resumes where it stopped. `brick -d URL` names the
                                file after the URL's last path segment
+        --follow, --no-follow  follow redirects (the default: at most 10) or show the redirect
+        --max-redirects N      follow at most N redirects; -v shows each one's exchange
         --retry none|soft|hard the retry rules of SoftAutoRetryType or HardAutoRetryType
         --timeout SECONDS      the longest the whole request may take
         --cacert FILE          trust the certificates in FILE (PEM) instead of the system's

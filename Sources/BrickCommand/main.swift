@@ -6,7 +6,8 @@ signal(SIGPIPE, SIG_IGN)  // a reader that goes away (`brick … | head`) ends t
 var invocation: Invocation
 let saved: SavedSession?
 do {
-    invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read)
+    invocation = try Invocation(
+        parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read, password: PasswordPrompt.ask(for:))
     saved = invocation.action == .send ? try invocation.session.map { name throws(UsageError) in try SavedSession(name: name, url: invocation.url) } : nil
 } catch {
     Output.error("brick: \(error)\n(brick --help tells how)\n")

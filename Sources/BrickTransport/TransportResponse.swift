@@ -5,17 +5,17 @@ public struct TransportResponse: Sendable {
     /// The final status line and headers.
     public var head: ResponseHead {
         get { storage.head }
-        set { storage = Storage(head: newValue, body: body, metrics: metrics, contentDecoded: contentDecoded) }
+        set { storage = storage.with { $0.head = newValue } }
     }
     /// The body, decompressed.
     public var body: Data {
         get { storage.body }
-        set { storage = Storage(head: head, body: newValue, metrics: metrics, contentDecoded: contentDecoded) }
+        set { storage = storage.with { $0.body = newValue } }
     }
     /// Timings, reuse and sizes.
     public var metrics: TransferMetrics {
         get { storage.metrics }
-        set { storage = Storage(head: head, body: body, metrics: newValue, contentDecoded: contentDecoded) }
+        set { storage = storage.with { $0.metrics = newValue } }
     }
 
     /// The call that brought it (set by a session's pipeline), so that an error about it names the call.
@@ -27,7 +27,15 @@ public struct TransportResponse: Sendable {
     /// decodes, or ``TransportOptions/automaticDecompression`` off).
     public var contentDecoded: Bool {
         get { storage.contentDecoded }
-        set { storage = Storage(head: head, body: body, metrics: metrics, contentDecoded: newValue) }
+        set { storage = storage.with { $0.contentDecoded = newValue } }
+    }
+
+    /// The redirects followed before this response, oldest first: each hop's request and the `3xx` head that
+    /// answered it (a session's redirects; empty when none was followed). `TransferMetrics.redirectCount`
+    /// counts them.
+    public var redirects: [RedirectHop] {
+        get { storage.redirects }
+        set { storage = storage.with { $0.redirects = newValue } }
     }
 
     /// Head, body and metrics behind one reference, never changed once made (a change makes new storage):
@@ -38,21 +46,33 @@ public struct TransportResponse: Sendable {
 
     /// Creates a response.
     public init(head: ResponseHead, body: Data = Data(), metrics: TransferMetrics = TransferMetrics(), contentDecoded: Bool = false) {
-        storage = Storage(head: head, body: body, metrics: metrics, contentDecoded: contentDecoded)
+        storage = Storage(Storage.Values(head: head, body: body, metrics: metrics, contentDecoded: contentDecoded))
     }
 }
 
 /// What a ``TransportResponse`` holds besides its call, never changed once made.
 private final class Storage: Sendable {
-    let head: ResponseHead
-    let body: Data
-    let metrics: TransferMetrics
-    let contentDecoded: Bool
+    struct Values: Sendable {
+        var head: ResponseHead
+        var body: Data
+        var metrics: TransferMetrics
+        var contentDecoded: Bool
+        var redirects: [RedirectHop] = []
+    }
 
-    init(head: ResponseHead, body: Data, metrics: TransferMetrics, contentDecoded: Bool) {
-        self.head = head
-        self.body = body
-        self.metrics = metrics
-        self.contentDecoded = contentDecoded
+    let values: Values
+    var head: ResponseHead { values.head }
+    var body: Data { values.body }
+    var metrics: TransferMetrics { values.metrics }
+    var contentDecoded: Bool { values.contentDecoded }
+    var redirects: [RedirectHop] { values.redirects }
+
+    init(_ values: Values) { self.values = values }
+
+    /// New storage with `change` made to these values.
+    func with(_ change: (inout Values) -> Void) -> Storage {
+        var values = values
+        change(&values)
+        return Storage(values)
     }
 }

@@ -141,10 +141,15 @@ final class FileRedirectCall: Component, POSTRequestType, RawBodyType, DataRespo
         #expect(followed.response?.head.status == 200)
         #expect(followed.response?.metrics.redirectCount == 3)
         #expect(followed.response?.metrics.effectiveURL.hasSuffix("/get") == true)
+        // Each hop: the request sent and the 302 that answered it, oldest first.
+        let hops = followed.response?.redirects ?? []
+        #expect(hops.map(\.head.status) == [302, 302, 302])
+        #expect(hops.first?.request.url.hasSuffix("/redirect/3") == true && hops.last?.request.url.hasSuffix("/get") == false)
         var options = TransportOptions()
         options.maxRedirects = 2
         let limited = await RedirectCall(try httpbin("/redirect/5"), session: session, options: options).dataResponse()
         #expect(limited.error?.transportError?.kind == .tooManyRedirects)
+        #expect(limited.error?.transportError?.message.contains("stopped after 2 redirects") == true)
     }
 
     @Test(arguments: ["ftp://127.0.0.1/file", "file:///etc/passwd", "gopher://127.0.0.1/"])

@@ -22,7 +22,7 @@ extension Session {
         let next: TransportRequest?
         do { next = try RedirectRule.next(after: first.head, of: request, hops: 0) } catch { throw .transport(error) }
         guard let next else { return first }
-        let following = RedirectingTransfer(transport: transport, request: next, hopsBefore: 1)
+        let following = RedirectingTransfer(transport: transport, request: next, earlier: [RedirectHop(request: request, head: first.head)])
         return try await awaitResponse(of: following, route: next.route, ownerID: ownerID)
     }
 

@@ -44,7 +44,8 @@ public enum RedirectRule {
             let location = head.headers["Location"]
         else { return nil }
         guard hops < request.options.maxRedirects else {
-            throw TransportError(.tooManyRedirects, message: "more than \(request.options.maxRedirects) redirects")
+            throw TransportError(
+                .tooManyRedirects, message: "stopped after \(hops) redirects, the most this request follows (maxRedirects), at \(head.status)")
         }
         guard let target = RedirectLocation.resolve(location, against: request.url) else {
             throw TransportError(.invalidResponse, message: "the redirect's Location is not a URL")

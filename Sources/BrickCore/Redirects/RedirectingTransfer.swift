@@ -29,29 +29,33 @@ final class RedirectingTransfer: TransportTransfer, TransportEventSource {
     private let state = Locked(State())
 
     /// Redirects already followed before `request` (whose transfer the session made itself).
-    private let hopsBefore: Int
+    private let earlier: [RedirectHop]
+    private var hopsBefore: Int { earlier.count }
 
-    /// A transfer of `request`, which comes after `hopsBefore` redirects.
-    init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil, hopsBefore: Int = 0) {
+    /// A transfer of `request`, which comes after the redirects in `earlier`.
+    init(transport: any Transport, request: TransportRequest, cookies: CookieJar? = nil, earlier: [RedirectHop] = []) {
         self.transport = transport
         self.first = request
         self.cookies = cookies
-        self.hopsBefore = hopsBefore
+        self.earlier = earlier
         callerCookie = cookies.flatMap { jar in request.headers["Cookie"].flatMap { jar.callersPart(of: $0, for: request.url) } }
     }
 
     func response() async throws(TransportError) -> TransportResponse {
         var request = first
-        var hops = hopsBefore
+        var followed = earlier
         while true {
-            var response = try await begin(request, hop: hops).response()
+            var response = try await begin(request, hop: followed.count).response()
             cookies?.store(response.head, from: request.url)
-            guard let next = try RedirectRule.next(after: response.head, of: request, hops: hops) else {
-                if hops > 0 { response.metrics.markRedirected(hops: hops, to: request.url) }
+            guard let next = try RedirectRule.next(after: response.head, of: request, hops: followed.count) else {
+                if !followed.isEmpty {
+                    response.metrics.markRedirected(hops: followed.count, to: request.url)
+                    response.redirects = followed
+                }
                 return response
             }
+            followed.append(RedirectHop(request: request, head: response.head))
             request = next
-            hops += 1
         }
     }
 
