@@ -141,7 +141,7 @@ let withFeatures = getenv("FLOOR_FEATURES").map { String(cString: $0) == "1" } ?
 /// The list's address (made once, never freed: it lives as long as the process).
 let featureFields: Int = {
     guard withFeatures else { return 0 }
-    let list = curl_slist_append(nil, "User-Agent: BrickRequest/0.6.0")
+    let list = curl_slist_append(nil, "User-Agent: BrickRequest/0.7.0")
     return Int(bitPattern: curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd"))
 }()
 
