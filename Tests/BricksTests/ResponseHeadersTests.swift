@@ -3,24 +3,13 @@ import Foundation
 import Testing
 import TestServers
 
-/// A GET of `path` through a session of the test's choosing, never repeated.
-final class FieldsGet: Component, GETRequestType, DataResponseType, NonAutoRetryType {
-    let session: Session
-    let path: String
-    init(_ path: String, session: Session) {
-        self.session = session
-        self.path = path
-        super.init()
-    }
-}
-
 /// A response's fields read from `DataResponse.headers`, and the common ones typed, against httpbin's
 /// `/response-headers` (which answers with the fields its query names).
 @Suite struct ResponseHeadersTests {
     func response(_ query: String) async throws -> DataResponse<Data> {
         let httpbin = try Httpbin.shared.get()
         let session = Session(configuration: Session.Configuration(baseURL: httpbin.url("")))
-        return await FieldsGet("/response-headers?" + query, session: session).dataResponse()
+        return await SessionGet("/response-headers?" + query, session: session).dataResponse()
     }
 
     @Test func theCommonFieldsAreReadTyped() async throws {
@@ -51,7 +40,7 @@ final class FieldsGet: Component, GETRequestType, DataResponseType, NonAutoRetry
 
     @Test func aCallThatGotNoResponseHasNoFields() async throws {
         let session = Session(configuration: Session.Configuration(baseURL: "http://127.0.0.1:1"))
-        let answer = await FieldsGet("/", session: session).dataResponse()
+        let answer = await SessionGet("/", session: session).dataResponse()
         #expect(answer.error != nil)
         #expect(answer.headers.isEmpty)
     }

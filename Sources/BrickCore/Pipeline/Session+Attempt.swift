@@ -89,7 +89,7 @@ extension Session {
         return .success(response)
     }
 
-    /// `error`, named by the call that failed (see ``named(_:_:)-(TransportResponse,_)``).
+    /// `error`, named by the call that failed (out of line, as the response is above).
     @inline(never)
     private static func named(_ error: BrickError, _ request: TransportRequest) -> ResponseOutcome {
         .failure(error.naming(CallLine(request)))
