@@ -7,15 +7,17 @@ demo:
 	swift run brick-demo
 
 # Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), the functions' lengths
-# (.ci/sizes.py), that the README's dependency lines resolve (.ci/dependency-line) and the CHANGELOG's form
-# (.ci/changelog.py), then builds once and runs every test, with every package trait on (the integrations
-# and their dependencies: Package.swift).
+# (.ci/sizes.py), that the README's dependency lines resolve (.ci/dependency-line), the CHANGELOG's form
+# (.ci/changelog.py) and that Tests/DocSamples holds every Swift sample of the README and Docs/
+# (.ci/doc-samples.py), then builds once (the samples compile with the rest) and runs every test, with every
+# package trait on (the integrations and their dependencies: Package.swift).
 test:
 	bash .ci/setup test
 	bash .ci/layers
 	python3 .ci/sizes.py
 	bash .ci/dependency-line
 	python3 .ci/changelog.py
+	python3 .ci/doc-samples.py --check
 	swift build --build-tests --enable-all-traits
 	swift test --skip-build --enable-all-traits
 

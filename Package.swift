@@ -174,6 +174,21 @@ let package = Package(
         .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickQueueTests", dependencies: ["BrickQueue", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
+        // Every Swift sample of README.md and Docs/, compiled (written by .ci/doc-samples.py, which `make test` runs
+        // to check that they are what the pages say).
+        .testTarget(
+            name: "DocSamples",
+            dependencies: [
+                "BrickRequest", "BrickTesting", "BrickQueue", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
+                "BrickServiceLifecycle", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            // Samples leave values unused (`let user = …` shows what a call returns): no warnings for them.
+            swiftSettings: strictTests + [.unsafeFlags(["-suppress-warnings"])]),
         .testTarget(name: "LoopbackServerTests", dependencies: ["LoopbackServer", "BrickCurl"], swiftSettings: strictTests),
     ]
 )
