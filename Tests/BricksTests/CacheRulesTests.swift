@@ -248,6 +248,21 @@ import TestServers
         #expect(refused.cacheStatus == .stale && refused.value.map { String(decoding: $0, as: UTF8.self) } == "kept")
     }
 
+    /// A server that is down (its connection refused) is offline to an offline-first GET: the stored answer
+    /// comes after the first refused attempt, stale or not, with no `stale-if-error` from the server and the
+    /// route up; the retry rules' backoff never starts. The default mode still says the server is down.
+    @Test func aServerThatIsDownAnswersAnOfflineFirstGetFromTheCacheAtOnce() async throws {
+        server.script("down", [CacheRulesTests.answer(200, ["Cache-Control: max-age=1", "Age: 5"], body: "stored")])
+        let url = server.baseURL + "/scripted?key=down"
+        _ = await OfflineFirstGet(url, session: session).dataResponse()
+        server.stop()
+        let offline = await OfflineFirstGet(url, session: session).dataResponse()
+        #expect(offline.cacheStatus == .stale && offline.value.map { String(decoding: $0, as: UTF8.self) } == "stored", "\(String(describing: offline.error))")
+        #expect(offline.attempts.count == 1, "\(offline.timeline)")
+        let plain = await get("down")
+        #expect(plain.error?.transportError?.kind == .connectionRefused)
+    }
+
     @Test func whileTheRouteIsDownAStaleAnswerTheServerOrTheModeAllowsComesAtOnceAndAPostIsNotAnswered() async throws {
         server.script("offline", [CacheRulesTests.answer(200, ["Cache-Control: max-age=1, stale-if-error=3600", "Age: 5"], body: "offline")])
         server.script("strict", [CacheRulesTests.answer(200, ["Cache-Control: max-age=1", "Age: 5"], body: "strict")])

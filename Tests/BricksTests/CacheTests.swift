@@ -33,6 +33,9 @@ class SessionCall: Component {
 }
 
 final class CacheOnlyGet: SessionCall, GETRequestType, AbsoluteURLType, CacheOnlyType, DataResponseType {}
+final class OfflineFirstGet: SessionCall, GETRequestType, AbsoluteURLType, SoftAutoRetryType, DataResponseType {
+    var cacheMode: CacheMode { .offlineFirst }
+}
 final class PostTo: SessionCall, POSTRequestType, AbsoluteURLType, DataResponseType {}
 
 /// Caching against real servers: httpbin's `/cache`, `/cache/N`, `/etag` and `/response-headers`, and a

@@ -18,9 +18,12 @@ public struct CacheMode: OptionSet, Sendable, Hashable {
     public static let returnCachedResponse = CacheMode(rawValue: 2)
     /// Go to the network when the cache cannot answer.
     public static let invokeRequest = CacheMode(rawValue: 4)
-    /// While the route to the host is down (the session's reachability), answer at once with any stored
-    /// response, stale or not, instead of waiting for the route. Without it, only a response whose
-    /// `stale-if-error` time has not passed answers while offline.
+    /// Offline is answered from the cache: while the route to the host is down (the session's reachability),
+    /// any stored response answers at once, stale or not, instead of waiting for the route; and when an
+    /// attempt could not reach the server at all (its name not resolved, no route, the connection refused or
+    /// not made in time: a server that is down), the stored response answers instead of the error, as
+    /// `stale-if-error` (RFC 5861) would allow. Without it, only a response whose `stale-if-error` time has
+    /// not passed answers then.
     public static let staleWhenOffline = CacheMode(rawValue: 8)
 
     /// All three: HTTP caching as a browser does it. The default of every request.
@@ -32,6 +35,7 @@ public struct CacheMode: OptionSet, Sendable, Hashable {
     /// Only the cache, stale or not (``CacheStatus/stale`` tells which); a miss fails with
     /// ``BrickError/notCached(url:)``. Nothing is sent.
     public static let cacheOnly: CacheMode = [.returnCachedResponse]
-    /// HTTP caching, and while the route to the host is down, any stored response at once (offline first).
+    /// HTTP caching, and while the route to the host is down or its server cannot be reached, any stored
+    /// response (offline first).
     public static let offlineFirst: CacheMode = [.cacheResponse, .returnCachedResponse, .invokeRequest, .staleWhenOffline]
 }

@@ -147,6 +147,16 @@ enum CachePolicy {
         }
     }
 
+    /// Whether `outcome` says the server could not be reached at all: no name, no route, no listener, no
+    /// connection in time. Nothing was sent, and a server that is down looks so.
+    static func couldNotReach(_ outcome: ResponseOutcome) -> Bool {
+        guard case .failure(let error) = outcome, let kind = error.transportError?.kind else { return false }
+        switch kind {
+        case .cannotResolveHost, .networkUnreachable, .connectionRefused, .connectTimeout: return true
+        default: return false
+        }
+    }
+
     /// Whether `entry` may answer `request` at `now` without asking the server.
     static func isFresh(_ entry: CachedResponse, for request: TransportRequest, now: Date) -> Bool {
         let asked = CacheControl(request.headers)

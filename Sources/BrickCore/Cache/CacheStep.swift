@@ -139,8 +139,11 @@ final class CacheStep {
     /// answer is stored.
     nonisolated(nonsending) func absorb(_ outcome: ResponseOutcome, sent request: TransportRequest) async -> ResponseOutcome {
         let now = Date()
-        if let entry, CachePolicy.isError(outcome), CachePolicy.allowsStaleIfError(entry, for: request, now: now) {
-            status = .stale  // the server failed or could not be reached: the stale response it allowed answers
+        if let entry, CachePolicy.isError(outcome),
+           CachePolicy.allowsStaleIfError(entry, for: request, now: now) || mode.contains(.staleWhenOffline) && CachePolicy.couldNotReach(outcome) {
+            // The server failed or could not be reached: the stale response it allowed answers, and in an
+            // offline-first mode any stored one when the server could not be reached at all.
+            status = .stale
             var stale = TransportResponse(head: CachePolicy.served(entry, now: now), body: entry.body)
             stale.call = CallLine(request)
             return .success(stale)
