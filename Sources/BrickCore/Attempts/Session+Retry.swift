@@ -98,38 +98,26 @@ extension Session {
     /// wait starts and when the network returned.
     @inline(never)
     nonisolated(nonsending) func waitForNetwork(_ plan: RepeatPolicy, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
-        let changes = reachability.changes()  // subscribed before the look: no change is missed
+        _ = routeWatch.value  // the watch that wakes parked requests runs from before the look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
         notify(.waitingForNetwork(request: plan.requestName, host: state.host, limit: limit))
         let start = state.stopwatch.elapsed
-        let outcome = await waitUntilReachable(state.host, changes: changes, limit: limit)
+        let outcome = await waitUntilReachable(state.host, limit: limit)
         if outcome == .reachable {
             notify(.networkReturned(request: plan.requestName, host: state.host, waited: state.stopwatch.elapsed - start))
         }
         return outcome
     }
 
-    enum NetworkWait: Sendable { case reachable, expired, cancelled }
+    typealias NetworkWait = RouteWaiters.Outcome
 
     /// Waits until `host` is no longer unreachable, `limit` passes on the session's clock, or the task is
-    /// cancelled, whichever comes first.
-    func waitUntilReachable(_ host: String, changes: AsyncStream<Void>, limit: Duration) async -> NetworkWait {
-        let reachability = reachability
-        let clock = configuration.clock
-        let first = await withTaskGroup(of: NetworkWait.self) { group in
-            group.addTask {
-                for await _ in changes where await reachability.status(of: host) != .unreachable { return .reachable }
-                return .reachable  // the monitor stopped: nothing more can be known, so try
-            }
-            group.addTask {
-                do { try await clock.sleep(for: limit) } catch { return .cancelled }
-                return .expired
-            }
-            let first = await group.next() ?? .cancelled
-            group.cancelAll()
-            return first
-        }
-        return Task.isCancelled ? .cancelled : first
+    /// cancelled, whichever comes first: parked with the session's other requests for the route
+    /// (``RouteWaiters``), which the session's watch of routes wakes.
+    nonisolated(nonsending) func waitUntilReachable(_ host: String, limit: Duration) async -> NetworkWait {
+        _ = routeWatch.value
+        let outcome = await routeWaiters.wait(for: host, upTo: limit, reachability)
+        return Task.isCancelled ? .cancelled : outcome
     }
 
     /// Tells the session's retry observer, if it has one (the event is built only then).

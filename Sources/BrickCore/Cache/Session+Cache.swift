@@ -76,10 +76,7 @@ extension Session {
         let limit = max(plan.autoRetryConfiguration.maxNetworkWait, .seconds(60))
         Task { [self] in
             defer { offlineRevalidations.withLock { _ = $0.remove(key) } }
-            let changes = reachability.changes()  // subscribed before the look: no change is missed
-            if await reachability.status(of: host) == .unreachable {
-                guard await waitUntilReachable(host, changes: changes, limit: limit) == .reachable else { return }
-            }
+            guard await waitUntilReachable(host, limit: limit) == .reachable else { return }
             let step = CacheStep(revalidating: entry, of: base, cache: cache)
             _ = await collectAttempts(plan, base: base, cacheStep: step) { _ throws(BrickError) in }
         }

@@ -81,8 +81,11 @@ public final class Session: Sendable {
     let registry: RunningRegistry
     let madeTransport: Lazy<any Transport>
     private let madeReachability: Lazy<any Reachability>
-    /// Ends transfers whose host became unreachable; started with the first transfer (``makeTransfer(for:)``).
+    /// Ends transfers whose host became unreachable and wakes the requests waiting for a route; started with
+    /// the first transfer (``makeTransfer(for:)``) or the first wait.
     let routeWatch: Lazy<Task<Void, Never>>
+    /// The requests waiting for the route to their host.
+    let routeWaiters: RouteWaiters
     /// Whether every call takes every step of the attempt loop (``FullPath``); read once, when the session is made.
     let takesFullPath = FullPath.isForced
     /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
@@ -126,7 +129,9 @@ public final class Session: Sendable {
         madeReachability = reachability
         let registry = RunningRegistry()
         self.registry = registry
-        routeWatch = Lazy { Self.watchRoutes(of: registry, with: reachability.value) }
+        let waiters = RouteWaiters(clock: configuration.clock)
+        routeWaiters = waiters
+        routeWatch = Lazy { Self.watchRoutes(of: registry, waking: waiters, with: reachability.value) }
     }
 
     deinit { routeWatch.ifMade?.cancel() }

@@ -26,8 +26,16 @@ extension CurlTransfer {
         } onCancel: {
             cancel()
         }
+        seeHandOff()
         return try outcome.get()
     }
+
+    /// Takes `state`'s lock once after a continuation resumed: the engine took the waiter under that lock
+    /// after it made the outcome, so taking it again orders the caller's reads after the engine's writes in
+    /// a way ThreadSanitizer sees. The runtime's own hand-off of a continuation's value (atomics inside the
+    /// concurrency library, which is not instrumented) it may not see: once, under load, it reported a
+    /// response head's bytes, written on the engine thread, as raced with the caller reading them.
+    private func seeHandOff() { state.withLock { _ in } }
 
     func events() -> TransportEventStream {
         do { try request.validate() } catch { return TransportEventStream(failing: error) }
@@ -59,6 +67,7 @@ extension CurlTransfer {
         } onCancel: {
             cancel()
         }
+        seeHandOff()
         return try outcome.get()
     }
 

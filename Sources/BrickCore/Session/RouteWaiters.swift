@@ -1,0 +1,156 @@
+import BrickSystem
+import BrickTransport
+
+/// Requests waiting for the route to their host, parked per host: the session's watch of routes (its one
+/// subscription to the reachability's changes) asks each parked host's status once per change and resumes
+/// every request parked on it at once; one timer of the session's clock ends the waits that ran out. A
+/// waiting request holds a continuation here and nothing else: no subscription, task group or timer of its own.
+final class RouteWaiters: Sendable {
+    /// How a wait ended.
+    enum Outcome: Sendable { case reachable, expired, cancelled }
+
+    private struct Waiter {
+        let host: String
+        /// When the wait runs out, on ``timeline``.
+        let deadline: Duration
+        let continuation: UnsafeContinuation<Outcome?, Never>
+    }
+
+    private struct State {
+        var waiters: [UInt64: Waiter] = [:]
+        var lastID: UInt64 = 0
+        /// How many changes the watch has begun to look at: a request that read the status before a change
+        /// it then missed looks again.
+        var changes: UInt64 = 0
+        /// The timer (one sleep of the session's clock), and the deadline it sleeps until.
+        var timer: (task: Task<Void, Never>, deadline: Duration)?
+        /// Whether the changes ended (the monitor stopped): nothing more can be known, so nobody waits.
+        var ended = false
+    }
+
+    private let state = Locked(State())
+    private let timeline: any Timeline
+
+    /// Waiters whose deadlines are measured on `clock`.
+    init(clock: any Clock<Duration>) { timeline = Self.timeline(of: clock) }
+
+    private static func timeline(of clock: some Clock<Duration>) -> any Timeline { ClockTimeline(clock) }
+
+    /// Waits until `host` is no longer unreachable (as `reachability` says), `limit` passes on the clock, or
+    /// the task is cancelled. The session's watch of routes must be running (it calls ``routesChanged(_:)``).
+    func wait(for host: String, upTo limit: Duration, _ reachability: any Reachability) async -> Outcome {
+        let id = state.withLock { state -> UInt64 in
+            state.lastID += 1
+            return state.lastID
+        }
+        let deadline = timeline.now() + limit
+        while true {
+            let seen = state.withLock { $0.changes }
+            guard await reachability.status(of: host) == .unreachable else { return .reachable }
+            let outcome = await withTaskCancellationHandler {
+                await withUnsafeContinuation { (continuation: UnsafeContinuation<Outcome?, Never>) in
+                    park(Waiter(host: host, deadline: deadline, continuation: continuation), id: id, unless: seen)
+                }
+            } onCancel: {
+                resume(id, with: .cancelled)
+            }
+            if let outcome { return outcome }  // else a change came while the status was read: read it again
+        }
+    }
+
+    /// Parks `waiter`, unless the routes changed since `seen` (it is resumed with `nil` then, to look again),
+    /// its task was cancelled, or its deadline passed.
+    private func park(_ waiter: Waiter, id: UInt64, unless seen: UInt64) {
+        let now = timeline.now()
+        let refusal: Outcome?? = state.withLock { state in
+            guard !state.ended else { return .reachable }
+            guard state.changes == seen else { return .some(nil) }
+            guard waiter.deadline > now else { return .expired }
+            state.waiters[id] = waiter
+            armTimer(&state, for: waiter.deadline)
+            return .none
+        }
+        if let refusal { waiter.continuation.resume(returning: refusal) }
+        if Task.isCancelled { resume(id, with: .cancelled) }
+    }
+
+    /// Resumes waiter `id` with `outcome`, if it is still parked (whoever removes it resumes it).
+    private func resume(_ id: UInt64, with outcome: Outcome) {
+        state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: outcome)
+    }
+
+    /// After a change of routes: every parked host's status, asked once, and its waiters resumed at once when
+    /// it is no longer unreachable.
+    func routesChanged(_ reachability: any Reachability) async {
+        let hosts = state.withLock { state -> Set<String> in
+            state.changes += 1
+            return Set(state.waiters.values.map(\.host))
+        }
+        for host in hosts where await reachability.status(of: host) != .unreachable {
+            let woken = state.withLock { state -> [Waiter] in
+                let ids = state.waiters.compactMap { $0.value.host == host ? $0.key : nil }
+                return ids.compactMap { state.waiters.removeValue(forKey: $0) }
+            }
+            for waiter in woken { waiter.continuation.resume(returning: .reachable) }
+        }
+    }
+
+    /// After the last change (the reachability's changes ended): every waiter goes and tries, and so does
+    /// every later one.
+    func changesEnded() {
+        let waiting = state.withLock { state -> [Waiter] in
+            state.ended = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiting { waiter.continuation.resume(returning: .reachable) }
+    }
+
+    /// Makes the timer sleep until `deadline` if nothing sleeps until an earlier one.
+    private func armTimer(_ state: inout State, for deadline: Duration) {
+        if let timer = state.timer, timer.deadline <= deadline { return }
+        state.timer?.task.cancel()
+        let timeline = timeline
+        state.timer = (Task { [weak self] in
+            do { try await timeline.sleep(until: deadline) } catch { return }  // a timer for an earlier deadline replaced it
+            self?.expire()
+        }, deadline)
+    }
+
+    /// Ends the waits that ran out, and sleeps until the next deadline.
+    private func expire() {
+        let now = timeline.now()
+        let expired = state.withLock { state -> [Waiter] in
+            state.timer = nil
+            let ids = state.waiters.compactMap { $0.value.deadline <= now ? $0.key : nil }
+            let expired = ids.compactMap { state.waiters.removeValue(forKey: $0) }
+            if let next = state.waiters.values.map(\.deadline).min() { armTimer(&state, for: next) }
+            return expired
+        }
+        for waiter in expired { waiter.continuation.resume(returning: .expired) }
+    }
+
+    deinit { state.withLock { $0.timer?.task.cancel() } }
+}
+
+/// A clock read as time since a start, whatever its instants are: the waiters' deadlines on the session's
+/// clock (`any Clock<Duration>`: a continuous clock, or a test's manual one).
+protocol Timeline: Sendable {
+    /// Time since the start.
+    func now() -> Duration
+    /// Sleeps until `offset` after the start; throws when cancelled.
+    func sleep(until offset: Duration) async throws
+}
+
+private struct ClockTimeline<C: Clock>: Timeline where C.Duration == Duration {
+    let clock: C
+    let start: C.Instant
+
+    init(_ clock: C) {
+        self.clock = clock
+        start = clock.now
+    }
+
+    func now() -> Duration { start.duration(to: clock.now) }
+    func sleep(until offset: Duration) async throws { try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+}
