@@ -27,6 +27,9 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
     case notCached(url: String)
     /// The session is shutting down (``Session/shutdown(gracePeriod:)``): the request was not sent.
     case shutDown
+    /// The request's origin held it back: its circuit breaker is open, or a `Retry-After` asked calls to
+    /// wait and this one may not (``OriginProtection``). The request was not sent.
+    case heldBack(HeldBack)
 
     /// The transport error, if that is what this is.
     public var transportError: TransportError? {
@@ -58,7 +61,7 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
                 false
             default: true
             }
-        case .requestEncoding, .notCached, .shutDown: false
+        case .requestEncoding, .notCached, .shutDown, .heldBack: false
         case .gaveUp(let failure): failure.attempts.contains { $0.head != nil || $0.error?.requestMayHaveArrived ?? true }
         case .file(let error): error.operation != .open && error.operation != .lock
         default: true
@@ -81,7 +84,7 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
         case .transport(let error): error.call
         case .serialization(_, let response), .validation(_, let response): response.call
         case .gaveUp(let failure): failure.attempts.last.map { CallLine($0.request) }
-        case .requestEncoding, .interceptor, .file, .notCached, .shutDown: nil
+        case .requestEncoding, .interceptor, .file, .notCached, .shutDown, .heldBack: nil
         }
     }
 
@@ -116,6 +119,7 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
         case .file(let error): "download file error: \(error)"
         case .notCached(let url): "nothing cached for \(url), and the request may not use the network"
         case .shutDown: "the session is shutting down: the request was not sent"
+        case .heldBack(let held): "\(held)"
         }
     }
 }

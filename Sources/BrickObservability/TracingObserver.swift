@@ -81,6 +81,7 @@ extension BrickError {
         case .file: "file"
         case .notCached: "notCached"
         case .shutDown: "shutDown"
+        case .heldBack: "heldBack"
         }
     }
 }

@@ -78,6 +78,8 @@ func caseName(of reason: RetryFailure.Reason) -> String {
     case .notIdempotent: "notIdempotent"
     case .deadlineExceeded: "deadlineExceeded"
     case .attemptsExhausted(let lastReason): "attemptsExhausted(lastReason: \(lastReason))"
+    case .retryBudgetSpent(let origin): "retryBudgetSpent(origin: \(origin))"
+    case .heldBack(let held): "heldBack(\(held.reason), origin: \(held.origin))"
     }
 }
 

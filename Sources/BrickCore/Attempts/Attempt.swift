@@ -51,6 +51,8 @@ struct RepeatPolicy: Sendable {
     let rules: AutoRetryConfiguration
     let idempotency: Idempotency
     let requestType: any Any.Type
+    /// How the call takes part in its origin's protection.
+    let origin: OriginPolicy
     /// The request's name in retry events: its type.
     var requestName: String { String(describing: requestType) }
 }

@@ -12,9 +12,21 @@ struct LoopState {
     var watch: Stopwatch?
     var lastEnd: Duration = .zero
     var waitedBefore: Duration = .zero
+    /// The call's origin in the session's ``OriginTable``, once it draws on it or is held back by it.
+    var origin: OriginTicket?
+    /// The host's reachability as the last attempt's count for its origin asked it, for the retry rules'
+    /// verdict on the same failure (one question, one answer).
+    var routeAnswer: ReachabilityStatus?
 
-    init(retry: RetryState?) {
+    /// ``routeAnswer``, once: it answers for the attempt that just ended only.
+    mutating func takeRouteAnswer() -> ReachabilityStatus? {
+        defer { routeAnswer = nil }
+        return routeAnswer
+    }
+
+    init(retry: RetryState?, origin: OriginTicket? = nil) {
         self.retry = retry
+        self.origin = origin
         watch = retry?.stopwatch
     }
 
@@ -24,8 +36,12 @@ struct LoopState {
 
     /// Records `this` attempt, ended with `error`; when it is to be repeated (`repeatReason`), starts the
     /// clock of waits if none runs yet, and notes when this attempt ended.
-    mutating func record(_ this: Attempt, error: BrickError?, repeatReason: String? = nil, clock: any Clock<Duration> = ContinuousClock()) {
-        records.append(AttemptRecord(request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore))
+    mutating func record(
+        _ this: Attempt, error: BrickError?, repeatReason: String? = nil, retryNotTaken: String? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        records.append(AttemptRecord(
+            request: this.sent, head: this.head, error: error, repeatReason: repeatReason, waitedBefore: waitedBefore,
+            retryNotTaken: retryNotTaken))
         guard repeatReason != nil else { return }
         if watch == nil { watch = Stopwatch(clock) }
         lastEnd = watch?.elapsed ?? .zero

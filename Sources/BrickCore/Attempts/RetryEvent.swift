@@ -9,4 +9,13 @@ public enum RetryEvent: Sendable {
     case retrying(request: String, attempt: Int, after: Duration, failure: BrickError)
     /// The retry rules gave up.
     case gaveUp(request: String, RetryFailure)
+    /// The retry the rules asked for after `failure` did not go: `origin`'s ``RetryBudget`` is spent.
+    case retryNotTaken(request: String, origin: String, failure: BrickError)
+    /// A `Retry-After` holds calls to `origin` back for `duration`: the call that received it (told when it
+    /// arrived), or a call that waits for it to end (told before it waits).
+    case heldBack(request: String, origin: String, for: Duration)
+    /// `origin`'s circuit breaker opened; calls that use it fail at once for `duration`.
+    case circuitOpened(origin: String, for: Duration)
+    /// `origin`'s circuit breaker closed: its probe calls were answered.
+    case circuitClosed(origin: String)
 }

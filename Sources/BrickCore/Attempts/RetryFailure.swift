@@ -23,6 +23,12 @@ public struct RetryFailure: Error, Sendable, CustomStringConvertible {
         /// Interceptors' replays, error handlers' retries and the rules' retries together reached
         /// ``Session/Configuration/maxAttempts``; `lastReason` is why the last attempt asked to go again.
         case attemptsExhausted(lastReason: String)
+        /// The origin's ``RetryBudget`` had half its tokens or fewer: the retry the rules asked for did not go
+        /// (``AttemptRecord/retryNotTaken``), so that retries cannot multiply a failing origin's load.
+        case retryBudgetSpent(origin: String)
+        /// The origin held the next attempt back: its circuit breaker opened, or a `Retry-After` holds it
+        /// back past what the call may wait.
+        case heldBack(HeldBack)
     }
 
     /// Why retrying stopped.
@@ -56,6 +62,8 @@ extension RetryFailure.Reason: CustomStringConvertible {
         case .networkWaitExpired(let host, let waited): "\(host) stayed unreachable for \(waited)"
         case .deadlineExceeded: "the deadline would have passed"
         case .attemptsExhausted(let lastReason): "the session's attempts ran out (the last one asked to repeat: \(lastReason))"
+        case .retryBudgetSpent(let origin): "retry not taken: the retry budget of \(origin) is spent"
+        case .heldBack(let held): "\(held)"
         }
     }
 }

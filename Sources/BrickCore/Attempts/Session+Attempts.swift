@@ -58,16 +58,20 @@ extension Session {
         _ plan: RepeatPolicy, base: TransportRequest, retryRules: Bool,
         _ attempt: (_ number: Int, _ previous: [AttemptRecord]) async -> Attempt
     ) async -> AttemptsOutcome {
-        var state = LoopState(retry: retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil)
+        var state = LoopState(
+            retry: retryRules && plan.rules.isActive ? RetryState(base: base, clock: configuration.clock) : nil,
+            origin: originTicket(plan, base: base, retryRules: retryRules))
         while true {
             if state.pending != nil || state.retry != nil || takesFullPath, let stop = await beforeAttempt(&state, plan) { return state.end(stop) }
+            if state.origin != nil || origins?.holdsAny == true, let stop = await admitAttempt(&state, plan, base: base) { return state.end(stop) }
             state.noteAttemptStart()
             let this = await attempt(state.records.count + 1, state.records)
+            if origins != nil { await countAttempt(this, &state, plan, base: base) }
             switch settle(this, &state, plan, base: base) {
             case .end(let error): return state.end(error)
             case .next: continue
             case .askRules(let error, let rules):
-                let verdict = await retryVerdict(after: error, plan, rules)
+                let verdict = await retryVerdict(after: error, plan, rules, known: state.takeRouteAnswer())
                 if let stop = apply(verdict, after: error, &state, plan, base: base) { return state.end(stop) }
             }
         }
@@ -134,6 +138,14 @@ extension Session {
         if case .giveUp(let why) = verdict {
             state.record(this, error: error)
             return giveUp(plan, state.retry, why, error: error, records: state.records)
+        }
+        if case .retry = verdict, !budgetAllowsRetry(state) {
+            state.record(this, error: error, retryNotTaken: "budget")
+            let origin = state.origin?.origin ?? ""
+            let failure = RetryFailure(reason: .retryBudgetSpent(origin: origin), attempts: state.records)
+            notify(.retryNotTaken(request: plan.requestName, origin: origin, failure: error))
+            notify(.gaveUp(request: plan.requestName, failure))
+            return .gaveUp(failure)
         }
         let reason = RetryState.reason(for: error)
         if let stopped = stop(this, asked: reason, error: error, state, plan, base: base) {
@@ -208,6 +220,6 @@ extension Session {
 extension CallPlan {
     /// What the attempt loop needs of the plan.
     var repeatPolicy: RepeatPolicy {
-        RepeatPolicy(rules: autoRetryConfiguration, idempotency: idempotency, requestType: requestType)
+        RepeatPolicy(rules: autoRetryConfiguration, idempotency: idempotency, requestType: requestType, origin: originPolicy)
     }
 }

@@ -65,17 +65,21 @@ extension AutoRetryConfiguration {
 
 extension Session {
     /// The retry rules' verdict on `error` (``RetryDecision``), with the host's reachability asked only when
-    /// a lost network could explain the failure.
+    /// a lost network could explain the failure, and only when the attempt's count for its origin did not
+    /// just ask (`known`).
     @inline(never)
-    nonisolated(nonsending) func retryVerdict(after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState) async -> RetryDecision.Verdict {
+    nonisolated(nonsending) func retryVerdict(
+        after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState, known: ReachabilityStatus? = nil
+    ) async -> RetryDecision.Verdict {
         let failure: RetryDecision.FailureKind
         switch error.rootCause {
         case .transport(let transport): failure = .transport(transport.kind)
         case .validation(_, let response): failure = .status(response.head)
         default: failure = .other
         }
-        let reachability = RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty
-            ? await reachability.status(of: state.host) : .reachable
+        let reachability = if RetryDecision.isNetworkFailure(failure) && !state.host.isEmpty {
+            if let known { known } else { await reachability.status(of: state.host) }
+        } else { ReachabilityStatus.reachable }
         return RetryDecision.decide(RetryDecision.Input(
             configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
             idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,

@@ -38,6 +38,6 @@ extension CallPlan {
         CallPlan(
             request: request, requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
-            owner: owner)
+            originPolicy: originPolicy, owner: owner)
     }
 }

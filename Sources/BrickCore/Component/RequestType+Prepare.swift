@@ -37,7 +37,7 @@ extension RequestType {
         return CallPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
-            cacheMode: cacheMode, validation: validation, owner: ObjectIdentifier(self))
+            cacheMode: cacheMode, validation: validation, originPolicy: originPolicy, owner: ObjectIdentifier(self))
     }
 }
 

@@ -27,6 +27,10 @@ public protocol RequestType: AnyObject {
     /// Whether the request may be sent again after it may have reached the server. Default is
     /// ``Idempotency/byMethod`` (GET, HEAD, OPTIONS, TRACE, PUT and DELETE may).
     var idempotency: Idempotency { get }
+    /// How the request takes part in its origin's protection on its session: whether its retries draw on
+    /// the origin's retry budget, whether it goes through the origin's circuit breaker. Default is
+    /// ``OriginPolicy/sessionDefault``; `CircuitBreakerType` and `UnbudgetedRetryType` set it.
+    var originPolicy: OriginPolicy { get }
     /// How a GET uses the session's ``Session/Configuration/responseCache``. Default is
     /// ``CacheMode/default`` (HTTP's rules); without a cache on the session it has no effect.
     var cacheMode: CacheMode { get }
@@ -56,6 +60,7 @@ extension RequestType {
     public var headers: HTTPHeaders { [:] }
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
     public var idempotency: Idempotency { .byMethod }
+    public var originPolicy: OriginPolicy { .sessionDefault }
     public var cacheMode: CacheMode { .default }
     public var transportOptions: TransportOptions { session.configuredTransportOptions }
     public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {

@@ -13,15 +13,17 @@ package final class CallPlan: Sendable {
     let idempotency: Idempotency
     let cacheMode: CacheMode
     let validation: ResponseValidation
+    let originPolicy: OriginPolicy
     let owner: ObjectIdentifier?
     /// Whether the call may go straight, on a session that allows it (``Session/takesStraightPath``): no
-    /// interceptor of its own, and retry rules that never act.
+    /// interceptor of its own, retry rules that never act, and no circuit breaker asked for.
     let isPlain: Bool
 
     init(
         request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
         interceptors: [any Interceptor], requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration,
-        idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, owner: ObjectIdentifier?
+        idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, originPolicy: OriginPolicy = .sessionDefault,
+        owner: ObjectIdentifier?
     ) {
         self.request = request
         self.requestType = requestType
@@ -32,8 +34,9 @@ package final class CallPlan: Sendable {
         self.idempotency = idempotency
         self.cacheMode = cacheMode
         self.validation = validation
+        self.originPolicy = originPolicy
         self.owner = owner
-        isPlain = interceptors.isEmpty && !autoRetryConfiguration.isActive
+        isPlain = interceptors.isEmpty && !autoRetryConfiguration.isActive && originPolicy.usesCircuitBreaker != true
     }
 }
 
@@ -48,6 +51,6 @@ extension CallPlan {
             },
             requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
-            validation: validation, owner: owner)
+            validation: validation, originPolicy: originPolicy, owner: owner)
     }
 }

@@ -86,15 +86,20 @@ public struct AttemptRecord: Sendable {
     /// How long the call waited before this attempt, on the session's clock: a retry's delay, a wait for the
     /// network (next to nothing when it went at once).
     public let waitedBefore: Duration
+    /// Why the retry rules' retry after this attempt did not go (`budget`: the origin's ``RetryBudget`` was
+    /// spent); `nil` when none was refused.
+    public let retryNotTaken: String?
 
     /// Creates a record.
     public init(
-        request: TransportRequest, head: ResponseHead?, error: BrickError?, repeatReason: String?, waitedBefore: Duration = .zero
+        request: TransportRequest, head: ResponseHead?, error: BrickError?, repeatReason: String?, waitedBefore: Duration = .zero,
+        retryNotTaken: String? = nil
     ) {
         self.request = request
         self.head = head
         self.error = error
         self.repeatReason = repeatReason
         self.waitedBefore = waitedBefore
+        self.retryNotTaken = retryNotTaken
     }
 }

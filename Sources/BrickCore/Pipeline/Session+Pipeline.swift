@@ -60,7 +60,7 @@ extension Session {
     private func way(of plan: CallPlan) -> Way {
         if case .failure = plan.request { return .unbuilt }
         if hasResponseCache { return .cache }
-        return plan.isPlain && takesStraightPath ? .straight : .loop
+        return plan.isPlain && takesStraightPath && origins?.holdsAny != true ? .straight : .loop
     }
 
     /// ``collectAttempts(_:base:cacheStep:_:)`` with no cache, for `plan`'s request.

@@ -3,7 +3,8 @@ extension Session {
     /// its route ends it), then validation and the serializer. What the attempt loop would do for such a call
     /// and no more: a plain call (``CallPlan/isPlain`` on a session that ``takesStraightPath``) has no
     /// interceptor to adapt it or replay it, no retry rule or error handler to repeat it, no observer to tell,
-    /// no cookie jar and no cache. Its one attempt is made into ``DataResponse/attempts`` only when someone
+    /// no cookie jar and no cache; its origin holds nothing back (a 429 or 503 it receives may start a hold,
+    /// after which calls take the loop). Its one attempt is made into ``DataResponse/attempts`` only when someone
     /// reads them.
     ///
     /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
@@ -11,7 +12,9 @@ extension Session {
     @inline(never)
     func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
-        return Self.straightResponse(await sendOutcome(request, owner: plan.owner), of: request, plan, serialize)
+        let outcome = await sendOutcome(request, owner: plan.owner)
+        if let head = outcome.response?.head, head.status == 429 || head.status == 503 { holdOrigin(after: head, url: request.url) }
+        return Self.straightResponse(outcome, of: request, plan, serialize)
     }
 
     /// The plain call's response, out of line (an async step's frame holds everything inlined into it).

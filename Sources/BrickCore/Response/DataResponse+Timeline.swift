@@ -1,6 +1,7 @@
 extension DataResponse {
     /// The call's attempts on one line: `#1 503 → waited 1.2 s → #2 200`, or `#1 connectionRefused` for an
-    /// attempt that got no answer. A wait under a millisecond is left out.
+    /// attempt that got no answer, or `#1 503 → retry not taken: budget` when the origin's retry budget
+    /// refused the retry. A wait under a millisecond is left out.
     public var timeline: String { AttemptRecord.timeline(of: attempts) }
 }
 
@@ -17,6 +18,7 @@ extension AttemptRecord {
         for (index, attempt) in attempts.enumerated() {
             if attempt.waitedBefore >= .milliseconds(1) { parts.append("waited \(attempt.waitedBefore.brief)") }
             parts.append("#\(index + 1) \(attempt.outcomeText)")
+            if let notTaken = attempt.retryNotTaken { parts.append("retry not taken: \(notTaken)") }
         }
         return parts.joined(separator: " → ")
     }

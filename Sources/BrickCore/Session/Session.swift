@@ -53,6 +53,10 @@ public final class Session: Sendable {
         /// The most attempts one call may make, replays and retries included: a safety net against an
         /// interceptor or error handler that would repeat a request forever. Default is 16.
         public var maxAttempts = 16
+        /// What the session keeps per origin so that its calls cannot make a failing origin's trouble worse:
+        /// a retry budget, circuit breakers, `Retry-After` shared by every call (``OriginProtection``).
+        /// Default is `OriginProtection()`: budgets on, breakers for the calls that ask, `Retry-After` shared.
+        public var originProtection = OriginProtection()
 
         /// The default configuration.
         public init() {}
@@ -90,7 +94,7 @@ public final class Session: Sendable {
     let takesFullPath = FullPath.isForced
     /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
     /// (``collectStraight(_:request:_:)``): nothing of the session's needs the attempt loop (no interceptor,
-    /// error handler, observer or cookie jar), and the full path is not forced.
+    /// error handler, observer, cookie jar or breaker for every call), and the full path is not forced.
     let takesStraightPath: Bool
     /// Whether the configuration has a response cache (read without copying the cache's existential).
     let hasResponseCache: Bool
@@ -100,6 +104,8 @@ public final class Session: Sendable {
     /// The cache keys of stored responses that answered while their host was unreachable and wait for the
     /// route to be revalidated: one revalidation each.
     let offlineRevalidations = Locked<Set<String>>([])
+    /// What the session keeps per origin (``Configuration/originProtection``); `nil` when it keeps nothing.
+    let origins: OriginTable?
 
     /// Creates a session that sends its requests through `transport`.
     ///
@@ -120,7 +126,8 @@ public final class Session: Sendable {
     ) {
         self.configuration = configuration
         takesStraightPath = !FullPath.isForced && configuration.interceptors.isEmpty && configuration.errorHandlers.isEmpty
-            && configuration.observers.isEmpty && configuration.cookies == nil
+            && configuration.observers.isEmpty && configuration.cookies == nil && !configuration.originProtection.breaksEveryCall
+        origins = configuration.originProtection.isOff ? nil : OriginTable(configuration.originProtection, clock: configuration.clock)
         hasResponseCache = configuration.responseCache != nil
         sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)

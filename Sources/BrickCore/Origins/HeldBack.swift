@@ -1,0 +1,36 @@
+public import FoundationEssentials
+
+/// Why a call was not sent to its origin: the origin's circuit breaker is open, or a `Retry-After` holds
+/// calls to it back and the call may not wait. Found in ``BrickError/heldBack(_:)``; nothing was sent.
+public struct HeldBack: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What holds the origin back.
+    public enum Reason: Sendable, Equatable {
+        /// The origin's breaker is open (or half open with its probes out).
+        case circuitOpen
+        /// A 429 or 503 answer's `Retry-After` holds calls back, and the call fails rather than wait
+        /// (``AutoRetryConfiguration/failWhenNotReachable``, or a deadline that ends first).
+        case retryAfter
+    }
+
+    /// The origin: `https://api.example.com:443`.
+    public let origin: String
+    /// What holds it back.
+    public let reason: Reason
+    /// When calls may go again, on the wall clock; `nil` while a half-open breaker waits for its probes.
+    public let until: Date?
+
+    /// Creates the error.
+    public init(origin: String, reason: Reason, until: Date?) {
+        self.origin = origin
+        self.reason = reason
+        self.until = until
+    }
+
+    public var description: String {
+        let when = until.map { "until \($0.formatted(Date.ISO8601FormatStyle()))" } ?? "until its probe calls are answered"
+        return switch reason {
+        case .circuitOpen: "the circuit breaker of \(origin) is open \(when): the call was not sent"
+        case .retryAfter: "\(origin) asked for calls to wait (Retry-After) \(when): the call was not sent"
+        }
+    }
+}

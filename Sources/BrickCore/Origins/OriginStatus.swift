@@ -1,0 +1,23 @@
+public import FoundationEssentials
+
+/// What a session keeps of one origin now (``Session/originStatuses()``).
+public struct OriginStatus: Sendable, Equatable {
+    /// The breaker's phase.
+    public enum Breaker: Sendable, Equatable {
+        /// Calls go.
+        case closed
+        /// Calls that use the breaker fail at once until then.
+        case open(until: Date)
+        /// Probe calls go; the rest fail at once.
+        case halfOpen
+    }
+
+    /// `scheme://host:port`.
+    public let origin: String
+    /// The retry budget's tokens; `nil` when the session has no budget.
+    public let retryTokens: Double?
+    /// The breaker's phase.
+    public let breaker: Breaker
+    /// Until when a `Retry-After` holds calls back; `nil` when none does.
+    public let heldUntil: Date?
+}

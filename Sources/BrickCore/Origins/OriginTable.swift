@@ -1,0 +1,62 @@
+import BrickSystem
+import Synchronization
+
+/// A session's ``OriginState``s, one per origin, behind one lock; at most ``OriginProtection/maxOrigins`` of
+/// them (the least recently used forgotten first, after any idle longer than ``OriginProtection/idleExpiry``).
+///
+/// ``holdsAny`` is read without the lock: a plain call asks it before it goes straight to the transport, so
+/// that a hold or an open breaker stops it too.
+final class OriginTable: Sendable {
+    let settings: OriginProtection
+    private let stopwatch: Stopwatch
+    private let states = Locked<[String: OriginState]>([:])
+    /// How many origins may hold calls back: counted up when one starts to (a hold, a breaker that opens),
+    /// down when a look finds it has stopped, or it is forgotten.
+    private let holding = Atomic<Int>(0)
+
+    init(_ settings: OriginProtection, clock: any Clock<Duration>) {
+        self.settings = settings
+        stopwatch = Stopwatch(clock)
+    }
+
+    /// The time on the session's clock since the table was made.
+    var now: Duration { stopwatch.elapsed }
+
+    /// Whether any origin may hold calls back now (it may have stopped since: the next look at it says).
+    var holdsAny: Bool { holding.load(ordering: .relaxed) > 0 }
+
+    /// Runs `change` on `origin`'s state (made now when there is none), keeping ``holding`` true to it.
+    func update<Result>(_ origin: String, _ change: (inout OriginState, Duration) -> Result) -> Result {
+        let now = now
+        return states.withLock { states in
+            if states[origin] == nil { makeRoom(in: &states, now: now) }
+            var state = states[origin] ?? OriginState(tokens: settings.retryBudget?.maxTokens ?? 0, now: now)
+            let held = states[origin]?.holds(now) ?? false
+            let result = change(&state, now)
+            let holds = state.holds(now)
+            if holds != held { holding.add(holds ? 1 : -1, ordering: .relaxed) }
+            states[origin] = state
+            return result
+        }
+    }
+
+    /// Forgets idle origins, then the least recently used, until one more fits.
+    private func makeRoom(in states: inout [String: OriginState], now: Duration) {
+        guard states.count >= settings.maxOrigins else { return }
+        let idle = states.filter { now - $0.value.lastUsed > settings.idleExpiry }.map(\.key)
+        for origin in idle { forget(origin, in: &states, now: now) }
+        while states.count >= settings.maxOrigins, let oldest = states.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            forget(oldest, in: &states, now: now)
+        }
+    }
+
+    private func forget(_ origin: String, in states: inout [String: OriginState], now: Duration) {
+        if states.removeValue(forKey: origin)?.holds(now) == true { holding.add(-1, ordering: .relaxed) }
+    }
+
+    /// Every origin's state now, for ``Session/originStatuses()``.
+    func snapshot() -> [(origin: String, state: OriginState, now: Duration)] {
+        let now = now
+        return states.withLock { states in states.map { ($0.key, $0.value, now) } }
+    }
+}
