@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos
+.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -59,3 +59,9 @@ load:
 # Minutes of faults and outages against 64 concurrent requests, in a private network namespace (CHAOS_SECONDS).
 chaos:
 	bash .ci/chaos
+
+# The origin protections against real servers (a retry storm with and without the budget, the breaker, a
+# shared Retry-After, an outage in a private network namespace); one RETRY line of figures.
+retry-safety:
+	bash .ci/setup test
+	bash .ci/retry-safety

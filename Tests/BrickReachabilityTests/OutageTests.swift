@@ -62,6 +62,17 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         #expect(Int(report.facts["network changes"] ?? "") ?? 0 >= 5)
     }
 
+    /// Five seconds of outage while calls wait and one is cut: the origin's breaker and budget count none of it.
+    @Test func anOutageIsNotTheOriginsFailure() async throws {
+        let report = try await runProbe("origin", "5")
+        #expect(report.facts["failures"] == "0", "\(report.facts)")
+        #expect(report.facts["breaker opened"] == "0")
+        #expect(report.facts["breaker"] == "closed")
+        #expect(report.facts["budget spent"] == "0.0")
+        #expect(report.facts["cut attempts"] == "2")  // cut by the outage, then sent again
+        print("RETRY-FIGURE outage_breaker_opened=\(report.facts["breaker opened"] ?? "?") outage_budget_spent=\(report.facts["budget spent"] ?? "?")")
+    }
+
     @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() async throws {
         let outages = 20, concurrent = 3
         let report = try await runProbe("outages", String(outages))

@@ -29,7 +29,10 @@ struct OriginState: Sendable {
     var windowCount = 0
     var breaker = Breaker.closed
     var heldUntil: Duration = .zero
+    /// When a call last looked at the origin, and whether the table counts it among those that hold calls
+    /// back (``OriginTable`` keeps both).
     var lastUsed: Duration
+    var countedAsHolding = false
 
     init(tokens: Double, now: Duration) {
         self.tokens = tokens
@@ -41,7 +44,6 @@ struct OriginState: Sendable {
 
     /// Whether an attempt of a call may go now.
     mutating func admit(now: Duration, breaking: Bool, _ settings: CircuitBreaker) -> Admission {
-        lastUsed = now
         if heldUntil > now { return .hold(until: heldUntil) }
         guard breaking else { return .go(probe: false) }
         switch breaker {
@@ -62,7 +64,6 @@ struct OriginState: Sendable {
     mutating func record(
         _ outcome: OriginOutcome, probe: Bool, breaking: Bool, budget: RetryBudget?, _ settings: CircuitBreaker, now: Duration
     ) -> Transition? {
-        lastUsed = now
         if let budget {
             switch outcome.budget {
             case .refill: tokens = min(budget.maxTokens, tokens + budget.tokenRatio)

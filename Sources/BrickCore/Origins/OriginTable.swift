@@ -11,7 +11,7 @@ final class OriginTable: Sendable {
     private let stopwatch: Stopwatch
     private let states = Locked<[String: OriginState]>([:])
     /// How many origins may hold calls back: counted up when one starts to (a hold, a breaker that opens),
-    /// down when a look finds it has stopped, or it is forgotten.
+    /// down when a look finds it has stopped (``OriginState/countedAsHolding``), or when it is forgotten.
     private let holding = Atomic<Int>(0)
 
     init(_ settings: OriginProtection, clock: any Clock<Duration>) {
@@ -31,10 +31,11 @@ final class OriginTable: Sendable {
         return states.withLock { states in
             if states[origin] == nil { makeRoom(in: &states, now: now) }
             var state = states[origin] ?? OriginState(tokens: settings.retryBudget?.maxTokens ?? 0, now: now)
-            let held = states[origin]?.holds(now) ?? false
+            state.lastUsed = now
             let result = change(&state, now)
             let holds = state.holds(now)
-            if holds != held { holding.add(holds ? 1 : -1, ordering: .relaxed) }
+            if holds != state.countedAsHolding { holding.add(holds ? 1 : -1, ordering: .relaxed) }
+            state.countedAsHolding = holds
             states[origin] = state
             return result
         }
@@ -44,14 +45,14 @@ final class OriginTable: Sendable {
     private func makeRoom(in states: inout [String: OriginState], now: Duration) {
         guard states.count >= settings.maxOrigins else { return }
         let idle = states.filter { now - $0.value.lastUsed > settings.idleExpiry }.map(\.key)
-        for origin in idle { forget(origin, in: &states, now: now) }
+        for origin in idle { forget(origin, in: &states) }
         while states.count >= settings.maxOrigins, let oldest = states.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            forget(oldest, in: &states, now: now)
+            forget(oldest, in: &states)
         }
     }
 
-    private func forget(_ origin: String, in states: inout [String: OriginState], now: Duration) {
-        if states.removeValue(forKey: origin)?.holds(now) == true { holding.add(-1, ordering: .relaxed) }
+    private func forget(_ origin: String, in states: inout [String: OriginState]) {
+        if states.removeValue(forKey: origin)?.countedAsHolding == true { holding.add(-1, ordering: .relaxed) }
     }
 
     /// Every origin's state now, for ``Session/originStatuses()``.
