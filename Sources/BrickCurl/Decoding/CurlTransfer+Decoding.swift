@@ -32,11 +32,16 @@ extension CurlTransfer {
 
     /// Chooses the decoder from the final head's `Content-Encoding`, when the request asked for compressed
     /// bodies and every coding named is known; otherwise the body is handed over as it came.
+    ///
+    /// The field is read inside ``withEngine(_:)``, not through ``engine``'s accessors: AddressSanitizer caught
+    /// a debug build reading the optional head through the read accessor's frame after the access had ended.
     func chooseDecoder() {
-        engine.decoderChosen = true
-        guard request.options.automaticDecompression, engine.parser.namesContentEncoding,
-            let codings = ContentDecoder.codings(engine.parser.head?.headers.values(for: "Content-Encoding") ?? [])
-        else { return }
+        let named: [String]? = withEngine { engine in
+            engine.decoderChosen = true
+            guard engine.parser.namesContentEncoding, let head = engine.parser.head else { return nil }
+            return head.headers.values(for: "Content-Encoding")
+        }
+        guard request.options.automaticDecompression, let named, let codings = ContentDecoder.codings(named) else { return }
         let decoder = ContentDecoder(codings)
         engine.decoder = decoder
         if decoder == nil { engine.decodingFailure = TransportError(.other, message: "no memory for the body's decoder") }
