@@ -15,10 +15,18 @@ extension Session.Configuration {
         interceptors.append(TraceContextInjector(instrument: tracer))
     }
 
-    /// Records request duration, active requests and retries (`MetricsObserver`) to `factory`, or to the
-    /// process's metrics backend when `nil`.
+    /// Records request duration, active requests and retries (`MetricsObserver`), and the origin
+    /// protections' refused retries, breaker changes and holds (`OriginMetrics`, told by the retry events
+    /// after the ``Session/Configuration/retryObserver`` set before), to `factory`, or to the process's
+    /// metrics backend when `nil`.
     public mutating func addMetrics(factory: (any MetricsFactory)? = nil) {
         observers.append(MetricsObserver(factory: factory))
+        let origins = OriginMetrics(factory: factory)
+        let previous = retryObserver
+        retryObserver = { event in
+            previous?(event)
+            origins.record(event)
+        }
     }
 }
 #endif

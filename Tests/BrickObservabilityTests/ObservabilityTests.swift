@@ -118,4 +118,28 @@ struct ObservabilityTests {
         #expect(calls.compactMap { $0.attributes["http.request.method_original"]?.toSpanAttribute() } == ["PURGE", "get"])
         #expect(calls.map(\.operationName).filter { $0.hasPrefix("HTTP ") }.count == 2)
     }
+
+    /// One 503 with `Retry-After` on a session whose budget has two tokens and whose breaker opens on one
+    /// failure: the answer starts a hold, opens the breaker and leaves no budget for the retry.
+    @Test func theOriginProtectionsAreCounted() async throws {
+        let metrics = TestMetrics()
+        let stub = StubTransport()
+        stub.stub(.get, "https://busy.test/a", replies: [
+            .response(TransportResponse(head: ResponseHead(status: 503, headers: ["Retry-After": "1"]))),
+        ])
+        var configuration = Session.Configuration()
+        configuration.originProtection = try OriginProtection(
+            retryBudget: RetryBudget(maxTokens: 2), circuitBreaker: CircuitBreaker(window: 1, minimumCalls: 1, failureRate: 1),
+            breaksEveryCall: true)
+        configuration.addMetrics(factory: metrics)
+        let session = Session(configuration: configuration, transport: stub)
+        let error = await #expect(throws: BrickError.self) { 
+            try await session.send(TransportRequest(url: "https://busy.test/a"), retry: ObservabilityTests.rules, validation: .successful)
+        }
+        guard case .gaveUp(let failure)? = error, case .retryBudgetSpent = failure.reason else { Issue.record("\(String(describing: error))"); return }
+        let origin = [("server.origin", "https://busy.test:443")]
+        #expect(try metrics.expectCounter("brick.retries.refused", origin).totalValue == 1)
+        #expect(try metrics.expectCounter("brick.circuit.transitions", origin + [("state", "open")]).totalValue == 1)
+        #expect(try metrics.expectCounter("brick.origin.holds", origin).totalValue == 1)
+    }
 }

@@ -20,4 +20,12 @@ public struct OriginStatus: Sendable, Equatable {
     public let breaker: Breaker
     /// Until when a `Retry-After` holds calls back; `nil` when none does.
     public let heldUntil: Date?
+    /// The attempts in flight and waiting for a place, when the session limits them
+    /// (``OriginProtection/maxConcurrentCalls``); `nil` otherwise.
+    public let calls: (inFlight: Int, waiting: Int)?
+
+    public static func == (lhs: OriginStatus, rhs: OriginStatus) -> Bool {
+        lhs.origin == rhs.origin && lhs.retryTokens == rhs.retryTokens && lhs.breaker == rhs.breaker && lhs.heldUntil == rhs.heldUntil
+            && lhs.calls?.inFlight == rhs.calls?.inFlight && lhs.calls?.waiting == rhs.calls?.waiting
+    }
 }

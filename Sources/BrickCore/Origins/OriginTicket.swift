@@ -9,6 +9,8 @@ struct OriginTicket: Sendable {
     let breaking: Bool
     /// Whether the attempt in flight is a probe.
     var probe = false
+    /// Whether the attempt in flight holds one of the origin's places (``Bulkheads``).
+    var holdsPlace = false
     /// Whether the last attempt's failure was charged to the budget (a retry after it needs the budget's leave).
     var charged = false
 

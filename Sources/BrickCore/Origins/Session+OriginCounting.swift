@@ -7,6 +7,10 @@ extension Session {
     @inline(never)
     nonisolated(nonsending) func countAttempt(_ this: Attempt, _ state: inout LoopState, _ plan: RepeatPolicy, base: TransportRequest) async {
         state.routeAnswer = nil
+        if let place = state.origin, place.holdsPlace {
+            bulkheads?.leave(place.origin)
+            state.origin?.holdsPlace = false
+        }
         guard let origins else { return }
         let head = this.head ?? this.response?.head
         let hold = head.flatMap { holdAsked(by: $0, maxRetryAfter: plan.rules.maxRetryAfter, origins.settings) }

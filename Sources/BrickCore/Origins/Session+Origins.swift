@@ -15,7 +15,7 @@ extension Session {
             }
             return OriginStatus(
                 origin: origin, retryTokens: origins.settings.retryBudget == nil ? nil : state.tokens, breaker: breaker,
-                heldUntil: state.heldUntil > now ? date(state.heldUntil, now) : nil)
+                heldUntil: state.heldUntil > now ? date(state.heldUntil, now) : nil, calls: bulkheads?.occupancy(origin))
         }.sorted { $0.origin < $1.origin }
     }
 
@@ -25,7 +25,7 @@ extension Session {
         guard let origins else { return nil }
         let budget = retryRules && plan.rules.isActive && plan.origin.usesRetryBudget ? origins.settings.retryBudget : nil
         let breaking = plan.origin.usesCircuitBreaker ?? origins.settings.breaksEveryCall
-        guard budget != nil || breaking else { return nil }
+        guard budget != nil || breaking || bulkheads != nil else { return nil }
         return OriginTicket(origin: OriginTicket.origin(of: base.url), budget: budget, breaking: breaking)
     }
 
@@ -42,7 +42,7 @@ extension Session {
             case .go(let probe):
                 ticket.probe = probe
                 state.origin = ticket
-                return nil
+                return await takePlace(&state, plan)
             case .circuitOpen(let until):
                 return heldBack(HeldBack.Reason.circuitOpen, ticket.origin, until: until, state, plan)
             case .hold(let until):
@@ -54,6 +54,31 @@ extension Session {
                 notify(.heldBack(request: plan.requestName, origin: ticket.origin, for: wait))
                 guard await pause(for: wait) else { return .transport(.cancelled) }
             }
+        }
+    }
+
+    /// Takes one of the origin's places for the attempt, when the session limits them (``Bulkheads``),
+    /// waiting for what the call's deadline leaves. A probe that gets no place gives its probe back.
+    private nonisolated(nonsending) func takePlace(_ state: inout LoopState, _ plan: RepeatPolicy) async -> BrickError? {
+        guard let bulkheads, let origins, var ticket = state.origin else { return nil }
+        let patience = plan.rules.deadline.map { $0 - (state.retry?.stopwatch.elapsed ?? .zero) }
+        let entry = await bulkheads.enter(ticket.origin, patience: patience)
+        if entry == .admitted {
+            ticket.holdsPlace = true
+            state.origin = ticket
+            return nil
+        }
+        if ticket.probe {
+            _ = origins.update(ticket.origin) { origin, now in
+                origin.record(OriginOutcome(budget: .none, breaker: .none), probe: true, breaking: true, budget: nil, origins.settings.circuitBreaker, now: now)
+            }
+            ticket.probe = false
+            state.origin = ticket
+        }
+        switch entry {
+        case .queueFull: return heldBack(.queueFull, ticket.origin, until: nil, state, plan)
+        case .expired: return heldBack(.queueWaitExpired, ticket.origin, until: nil, state, plan)
+        case .admitted, .cancelled: return .transport(.cancelled)
         }
     }
 

@@ -94,7 +94,8 @@ public final class Session: Sendable {
     let takesFullPath = FullPath.isForced
     /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
     /// (``collectStraight(_:request:_:)``): nothing of the session's needs the attempt loop (no interceptor,
-    /// error handler, observer, cookie jar or breaker for every call), and the full path is not forced.
+    /// error handler, observer, cookie jar, breaker for every call or limit of calls per origin), and the full
+    /// path is not forced.
     let takesStraightPath: Bool
     /// Whether the configuration has a response cache (read without copying the cache's existential).
     let hasResponseCache: Bool
@@ -106,6 +107,8 @@ public final class Session: Sendable {
     let offlineRevalidations = Locked<Set<String>>([])
     /// What the session keeps per origin (``Configuration/originProtection``); `nil` when it keeps nothing.
     let origins: OriginTable?
+    /// The attempts in flight per origin, when the configuration limits them.
+    let bulkheads: Bulkheads?
 
     /// Creates a session that sends its requests through `transport`.
     ///
@@ -126,8 +129,11 @@ public final class Session: Sendable {
     ) {
         self.configuration = configuration
         takesStraightPath = !FullPath.isForced && configuration.interceptors.isEmpty && configuration.errorHandlers.isEmpty
-            && configuration.observers.isEmpty && configuration.cookies == nil && !configuration.originProtection.breaksEveryCall
+            && configuration.observers.isEmpty && configuration.cookies == nil && !configuration.originProtection.breaksEveryCall && configuration.originProtection.maxConcurrentCalls == nil
         origins = configuration.originProtection.isOff ? nil : OriginTable(configuration.originProtection, clock: configuration.clock)
+        bulkheads = configuration.originProtection.maxConcurrentCalls.map {
+            Bulkheads(limit: $0, queueLimit: configuration.originProtection.maxQueuedCalls, clock: configuration.clock)
+        }
         hasResponseCache = configuration.responseCache != nil
         sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)
