@@ -17,7 +17,7 @@ extension Session.Configuration {
 
     /// Records request duration, active requests and retries (`MetricsObserver`), and the origin
     /// protections' refused retries, breaker changes and holds (`OriginMetrics`, told by the retry events
-    /// after the ``Session/Configuration/retryObserver`` set before), to `factory`, or to the process's
+    /// after the `retryObserver` set before), to `factory`, or to the process's
     /// metrics backend when `nil`.
     public mutating func addMetrics(factory: (any MetricsFactory)? = nil) {
         observers.append(MetricsObserver(factory: factory))

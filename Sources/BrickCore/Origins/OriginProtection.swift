@@ -35,6 +35,10 @@ public struct OriginProtection: Sendable, Equatable {
 
     /// Creates settings with bounds of your own.
     /// - Parameters:
+    ///   - retryBudget: The budget retries draw on, or `nil`.
+    ///   - circuitBreaker: The breakers' settings.
+    ///   - breaksEveryCall: Whether every call uses its origin's breaker.
+    ///   - sharesRetryAfter: Whether a `Retry-After` holds back every call to its origin.
     ///   - maxConcurrentCalls: Between 1 and 100,000, or `nil`.
     ///   - maxQueuedCalls: Between 0 and 1,000,000.
     ///   - maxHold: Between 0 and 1 hour.
