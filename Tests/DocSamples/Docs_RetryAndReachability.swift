@@ -14,6 +14,10 @@ fileprivate extension AutoRetryConfiguration {
 }
 fileprivate protocol PaymentsRetryType: RequestType {}
 fileprivate extension PaymentsRetryType { var autoRetryConfiguration: AutoRetryConfiguration { .payments } }
+fileprivate final class GetQuote: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, CircuitBreakerType,
+    JSONResponseType {
+    var URLString: String { "https://quotes.example.com/latest" }
+}
 fileprivate final class MyCall: Component, GETRequestType, SoftAutoRetryType, DataResponseType {
     let session: Session
     var path: String { "/r" }
@@ -22,16 +26,25 @@ fileprivate final class MyCall: Component, GETRequestType, SoftAutoRetryType, Da
 
 fileprivate enum SamplesOfRetryAndReachability {
 
-    // Swift block 3
-    fileprivate func sample3() async throws {
+    // Swift block 4
+    fileprivate func sample4() async throws {
+        var configuration = Session.Configuration(baseURL: "https://api.example.com")
+        configuration.originProtection = try OriginProtection(
+            circuitBreaker: CircuitBreaker(window: 50, minimumCalls: 20, failureRate: 0.5, openDuration: .seconds(10)),
+            maxConcurrentCalls: 32)
+        let session = Session(configuration: configuration)
+    }
+
+    // Swift block 5
+    fileprivate func sample5() async throws {
         let verdict = RetryDecision.decide(RetryDecision.Input(
             configuration: .payments, retriesSoFar: 1, method: .post, idempotency: .key(header: "Idempotency-Key"),
             failure: .status(ResponseHead(status: 503, headers: ["Retry-After": "2"]))))
         #expect(verdict == .retry(after: .seconds(2)))
     }
 
-    // Swift block 4
-    fileprivate func sample4() async throws {
+    // Swift block 6
+    fileprivate func sample6() async throws {
         let clock = ManualClock(), reachability = ManualReachability(), stub = StubTransport(clock: clock)
         var configuration = Session.Configuration(baseURL: "https://api.test")
         configuration.clock = clock
