@@ -73,6 +73,22 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         print("RETRY-FIGURE outage_breaker_opened=\(report.facts["breaker opened"] ?? "?") outage_budget_spent=\(report.facts["budget spent"] ?? "?")")
     }
 
+    /// A hundred calls, ten at a time, to an origin that stalls one request in ten for a second: hedged after
+    /// 50 ms, the slowest are answered by a hedge; not hedged, they take the second. Run in the probe's own
+    /// process (no outage in it): there no other test's work delays the hedges' timers.
+    @Test(arguments: [false, true]) func hedgingCutsTheTailOfAStallingOrigin(keepAlive: Bool) async throws {
+        let report = keepAlive ? try await runProbe("hedge", "keep-alive") : try await runProbe("hedge")
+        let hedged = report.values("hedged ms"), plain = report.values("plain ms")
+        #expect(report.facts["failures"] == "0", "\(report.facts)")
+        #expect(hedged.count == 100 && plain.count == 100)
+        let hedgedP99 = hedged[98], plainP99 = plain[98]
+        let extra = Int(report.facts["extra requests"] ?? "") ?? -1
+        print("RETRY-FIGURE hedge_p99_ms=\((hedgedP99 * 10).rounded() / 10) unhedged_p99_ms=\((plainP99 * 10).rounded() / 10) hedge_extra_pct=\(extra)")
+        #expect(plainP99 >= 1000)  // the stall is the server's: nothing answers it sooner
+        #expect(hedgedP99 < 700, "hedged p99 \(hedgedP99) ms")  // a hedge after 50 ms answers, not the stalled second
+        #expect(extra >= 1)
+    }
+
     @Test func requestsStartedOfflineAllGoOutWithin100msOfTheLinkReturning() async throws {
         let outages = 20, concurrent = 3
         let report = try await runProbe("outages", String(outages))

@@ -56,6 +56,7 @@ import Testing
         ("GETRequestType, APISessionRequestType, VerboseLoggingType, SilentLoggingType, DataResponseType", "requestLogging"),
         ("GETRequestType, APISessionRequestType, NoValidationType, ContentTypeValidationType, DataResponseType", "validation"),
         ("GETRequestType, APISessionRequestType, NoCacheType, CacheOnlyType, DataResponseType", "cacheMode"),
+        ("GETRequestType, APISessionRequestType, CircuitBreakerType, UnbudgetedRetryType, DataResponseType", "originPolicy"),
     ])
     func twoBricksOfOneFamilyDoNotCompile(bricks: String, requirement: String) async throws {
         let result = try await typecheck("""
@@ -73,5 +74,19 @@ import Testing
         let result = try await typecheck("final class Clash: Component, GETRequestType, APISessionRequestType, JSONResponseType, StringResponseType {}")
         #expect(result.status != 0)
         #expect(result.output.contains("error:"), "\(result.output)")
+    }
+
+    /// A hedged request must be one that may be sent twice: a POST without an idempotency key is refused by
+    /// the compiler; a GET, and a POST with a key, compile.
+    @Test func onlyARequestThatMayGoTwiceCanBeHedged() async throws {
+        let post = try await typecheck("final class Hedged: Component, POSTRequestType, APISessionRequestType, HedgedRequestType, DataResponseType {}")
+        #expect(post.status != 0)
+        #expect(post.output.contains("does not conform to protocol 'HedgedRequestType'"), "\(post.output)")
+        let fine = try await typecheck("""
+            final class HedgedGet: Component, GETRequestType, APISessionRequestType, HedgedRequestType, DataResponseType {}
+            final class HedgedKeyedPost: Component, POSTRequestType, APISessionRequestType, IdempotencyKeyType, HedgedRequestType,
+                DataResponseType {}
+            """)
+        #expect(fine.status == 0, "\(fine.output)")
     }
 }

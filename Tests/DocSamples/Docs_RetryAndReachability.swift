@@ -18,6 +18,9 @@ fileprivate final class GetQuote: Component, GETRequestType, APISessionRequestTy
     JSONResponseType {
     var URLString: String { "https://quotes.example.com/latest" }
 }
+fileprivate final class GetPrice: Component, GETRequestType, APISessionRequestType, HedgedRequestType, JSONResponseType {
+    var URLString: String { "https://prices.example.com/latest" }
+}
 fileprivate final class MyCall: Component, GETRequestType, SoftAutoRetryType, DataResponseType {
     let session: Session
     var path: String { "/r" }
@@ -35,16 +38,16 @@ fileprivate enum SamplesOfRetryAndReachability {
         let session = Session(configuration: configuration)
     }
 
-    // Swift block 5
-    fileprivate func sample5() async throws {
+    // Swift block 6
+    fileprivate func sample6() async throws {
         let verdict = RetryDecision.decide(RetryDecision.Input(
             configuration: .payments, retriesSoFar: 1, method: .post, idempotency: .key(header: "Idempotency-Key"),
             failure: .status(ResponseHead(status: 503, headers: ["Retry-After": "2"]))))
         #expect(verdict == .retry(after: .seconds(2)))
     }
 
-    // Swift block 6
-    fileprivate func sample6() async throws {
+    // Swift block 7
+    fileprivate func sample7() async throws {
         let clock = ManualClock(), reachability = ManualReachability(), stub = StubTransport(clock: clock)
         var configuration = Session.Configuration(baseURL: "https://api.test")
         configuration.clock = clock

@@ -33,6 +33,7 @@ do {
     case "monitor": report = try await monitorScenario()
     case "outages": report = try await outagesScenario(outages: Int(arguments.dropFirst().first ?? "") ?? 20, concurrent: 3)
     case "cut": report = try await cutScenario()
+    case "hedge": report = try await hedgeScenario(keepAlive: arguments.dropFirst().first == "keep-alive")
     case "origin": report = try await originScenario(seconds: Int(arguments.dropFirst().first ?? "") ?? 5)
     case "fail-fast": report = try await failFastScenario()
     case "environment-proxy": report = try await environmentProxyScenario()

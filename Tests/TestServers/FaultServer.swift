@@ -24,6 +24,8 @@ import LoopbackServer
 /// - `/truncated` — announces 1,000 bytes, sends 500, closes cleanly.
 /// - `/malformed` — answers with a status line that is not HTTP.
 /// - `/hang` — never answers.
+/// - `/slow?ms=M&every=K` — 200 `ok`; the first request of the key and every K-th after it (default 10)
+///   first waits M milliseconds (default 1000).
 /// - `/drip?bytes=N&ms=M` — announces N bytes and sends one every M milliseconds.
 /// - `/ledger` — 200, recording the method, body and `Idempotency-Key` of each request (``ledger(_:)``).
 /// - `/events` — server-sent events in awkward pieces (``serveEvents(_:lastEventID:arrival:)``).
@@ -350,6 +352,11 @@ public final class FaultServer: Sendable {
             guard take(left) else { return .close }
             respond(fd, status: 200, body: request.headers["content-length"] ?? "")  // every byte came
             return .close
+        case "/slow":
+            // The fault: one request in `every` of its key (the first, then every `every`-th) waits `ms` first.
+            let every = max(1, Int(request.query["every"] ?? "") ?? 10)
+            if (seen - 1) % every == 0 { usleep((UInt32(request.query["ms"] ?? "") ?? 1000) * 1000) }
+            respond(fd, status: 200, body: "ok")
         case "/hang":
             var sink = [UInt8](repeating: 0, count: 1024)
             while sink.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}

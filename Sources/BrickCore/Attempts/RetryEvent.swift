@@ -18,4 +18,6 @@ public enum RetryEvent: Sendable {
     case circuitOpened(origin: String, for: Duration)
     /// `origin`'s circuit breaker closed: its probe calls were answered.
     case circuitClosed(origin: String)
+    /// A hedged attempt sent its `hedge`-th extra request (``Hedging``).
+    case hedging(request: String, hedge: Int)
 }

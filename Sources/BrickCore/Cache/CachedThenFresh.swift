@@ -38,6 +38,6 @@ extension CallPlan {
         CallPlan(
             request: request, requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
-            originPolicy: originPolicy, owner: owner)
+            originPolicy: originPolicy, hedging: hedging, owner: owner)
     }
 }

@@ -30,14 +30,18 @@ extension RequestType {
 
     /// ``makePlan()`` for `session`, read once by the caller.
     func makePlan(on session: Session) -> CallPlan {
-        let request: Result<TransportRequest, BrickError>
+        var request: Result<TransportRequest, BrickError>
         do { request = .success(try makeTransportRequest(on: session)) } catch { request = .failure(error) }
+        let hedging = hedging
+        if hedging != nil, !idempotency.allowsRepeat(of: method) {
+            request = .failure(.requestEncoding(.notHedgeable(method: method.rawValue)))
+        }
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
         if let authentication { interceptors.append(authentication) }
         return CallPlan(
             request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
-            cacheMode: cacheMode, validation: validation, originPolicy: originPolicy, owner: ObjectIdentifier(self))
+            cacheMode: cacheMode, validation: validation, originPolicy: originPolicy, hedging: hedging, owner: ObjectIdentifier(self))
     }
 }
 

@@ -31,6 +31,10 @@ public protocol RequestType: AnyObject {
     /// the origin's retry budget, whether it goes through the origin's circuit breaker. Default is
     /// ``OriginPolicy/sessionDefault``; `CircuitBreakerType` and `UnbudgetedRetryType` set it.
     var originPolicy: OriginPolicy { get }
+    /// Whether and how the request is hedged: another request beside a slow one, the first response wins
+    /// (``Hedging``). Only for a request that may be sent twice: otherwise the call fails with
+    /// ``RequestEncodingError/notHedgeable(method:)``, nothing sent. Default is `nil`; `HedgedRequestType` sets it.
+    var hedging: Hedging? { get }
     /// How a GET uses the session's ``Session/Configuration/responseCache``. Default is
     /// ``CacheMode/default`` (HTTP's rules); without a cache on the session it has no effect.
     var cacheMode: CacheMode { get }
@@ -61,6 +65,7 @@ extension RequestType {
     public var autoRetryConfiguration: AutoRetryConfiguration { .none }
     public var idempotency: Idempotency { .byMethod }
     public var originPolicy: OriginPolicy { .sessionDefault }
+    public var hedging: Hedging? { nil }
     public var cacheMode: CacheMode { .default }
     public var transportOptions: TransportOptions { session.configuredTransportOptions }
     public func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {

@@ -6,12 +6,16 @@ public enum RequestEncodingError: Error, Sendable, Equatable, CustomStringConver
     case unencodableBody(String)
     /// The parameters cannot go where the request puts them (say, files in a query string).
     case unsupportedParameters(String)
+    /// The request asks to be hedged (``Hedging``) but may not be sent twice: its method is not idempotent
+    /// and it has no idempotency key.
+    case notHedgeable(method: String)
 
     public var description: String {
         switch self {
         case .notAFileURL(let url): "not a file URL: \(url)"
         case .unencodableBody(let reason): "the body cannot be encoded: \(reason)"
         case .unsupportedParameters(let reason): "unsupported parameters: \(reason)"
+        case .notHedgeable(let method): "a \(method) request that may not be sent twice cannot be hedged (give it an idempotency key)"
         }
     }
 }

@@ -14,16 +14,17 @@ package final class CallPlan: Sendable {
     let cacheMode: CacheMode
     let validation: ResponseValidation
     let originPolicy: OriginPolicy
+    let hedging: Hedging?
     let owner: ObjectIdentifier?
     /// Whether the call may go straight, on a session that allows it (``Session/takesStraightPath``): no
-    /// interceptor of its own, retry rules that never act, and no circuit breaker asked for.
+    /// interceptor of its own, retry rules that never act, no circuit breaker asked for, no hedging.
     let isPlain: Bool
 
     init(
         request: Result<TransportRequest, BrickError>, requestType: any Any.Type, modifiers: [any RequestModifier],
         interceptors: [any Interceptor], requestLogging: RequestLogging?, autoRetryConfiguration: AutoRetryConfiguration,
         idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, originPolicy: OriginPolicy = .sessionDefault,
-        owner: ObjectIdentifier?
+        hedging: Hedging? = nil, owner: ObjectIdentifier?
     ) {
         self.request = request
         self.requestType = requestType
@@ -35,8 +36,9 @@ package final class CallPlan: Sendable {
         self.cacheMode = cacheMode
         self.validation = validation
         self.originPolicy = originPolicy
+        self.hedging = hedging
         self.owner = owner
-        isPlain = interceptors.isEmpty && !autoRetryConfiguration.isActive && originPolicy.usesCircuitBreaker != true
+        isPlain = interceptors.isEmpty && !autoRetryConfiguration.isActive && originPolicy.usesCircuitBreaker != true && hedging == nil
     }
 }
 
@@ -51,6 +53,6 @@ extension CallPlan {
             },
             requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
             autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
-            validation: validation, originPolicy: originPolicy, owner: owner)
+            validation: validation, originPolicy: originPolicy, hedging: hedging, owner: owner)
     }
 }

@@ -18,7 +18,7 @@ extension Session {
             if !interceptors.isEmpty || configuration.cookies != nil || takesFullPath {
                 context.request = try await adapt(interceptors, context: context)
             }
-            outcome = await send(context.request, owner: plan.owner, cacheStep: cacheStep)
+            outcome = await send(context.request, plan, cacheStep: cacheStep)
         } catch {
             outcome = .failure(error)
         }
@@ -29,11 +29,15 @@ extension Session {
         return await conclude(outcome, plan, interceptors: interceptors, context: context, serialize)
     }
 
-    /// Sends the attempt's request, through the cache step when there is one.
+    /// Sends the attempt's request, through the cache step when there is one, hedged when the plan asks.
     @inline(never)
-    private nonisolated(nonsending) func send(_ request: TransportRequest, owner: ObjectIdentifier?, cacheStep: CacheStep?) async -> ResponseOutcome {
+    private nonisolated(nonsending) func send(_ request: TransportRequest, _ plan: CallPlan, cacheStep: CacheStep?) async -> ResponseOutcome {
         cacheStep?.willSend()
-        let outcome = await sendOutcome(request, owner: owner)
+        let outcome = if let hedging = plan.hedging {
+            await hedgedOutcome(request, plan, hedging)
+        } else {
+            await sendOutcome(request, owner: plan.owner)
+        }
         guard let cacheStep else { return outcome }
         return await cacheStep.absorb(outcome, sent: request)
     }
