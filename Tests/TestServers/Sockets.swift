@@ -1,3 +1,4 @@
+import BrickSystem
 import Glibc
 
 /// Loopback sockets for tests: listeners on free ports, closed ports, a listener that never accepts.
@@ -62,17 +63,9 @@ public enum Sockets {
         return port
     }
 
-    /// The descriptors open in this process now, from /proc/self/fd.
-    public static func openDescriptors() -> [Int32] {
-        guard let directory = opendir("/proc/self/fd") else { return [] }
-        defer { closedir(directory) }
-        var found: [Int32] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if let descriptor = Int32(name) { found.append(descriptor) }
-        }
-        return found
-    }
+    /// The descriptors open in this process now, from /proc/self/fd (the library's own reader, which reads
+    /// each name in place).
+    public static func openDescriptors() -> [Int32] { OpenDescriptors.current().sorted() }
 
     /// The remote port of a connected IPv4 socket, or `nil` for anything else.
     public static func peerPort(of descriptor: Int32) -> Int? {
