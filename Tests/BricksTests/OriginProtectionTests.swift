@@ -131,6 +131,24 @@ final class OriginEvents: Sendable {
         #expect(await BreakerCall(server.baseURL + "/ok?key=after", session: session).dataResponse().value == "ok")
     }
 
+    /// A server asking for a year is held to the session's cap (2 minutes), on fresh and kept-alive connections.
+    @Test(arguments: [false, true]) func aRetryAfterCannotHoldAnOriginPastTheCap(keepAlive: Bool) async throws {
+        let server = try FaultServer(keepAlive: keepAlive)
+        defer { server.stop() }
+        let clock = ManualClock()
+        var configuration = Session.Configuration()
+        configuration.clock = clock
+        let session = Session(configuration: configuration)
+        let asked = Date()
+        _ = await FaultCall(server.baseURL + "/status?code=503&retry_after=31536000&key=year", session: session, rules: .none).dataResponse()
+        let until = try #require(session.originStatuses().first?.heldUntil)
+        #expect(until.timeIntervalSince(asked) <= 121 && until.timeIntervalSince(asked) >= 119, "\(until)")
+        let held = Task { await FaultCall(server.baseURL + "/ok?key=after", session: session, rules: .none).dataResponse() }
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(120))
+        #expect(await held.value.value == "ok")
+    }
+
     /// A 429 with `Retry-After: 2` to one call holds back every call to that origin on the session for two
     /// seconds of the session's clock; another origin is not held; a call that may not wait fails at once.
     @Test(arguments: [false, true]) func aRetryAfterHoldsTheWholeOriginBack(keepAlive: Bool) async throws {

@@ -55,10 +55,11 @@ extension Session {
     /// A plain call's answer `head` from `url`: holds the origin back when it asks (the straight path counts
     /// nothing else).
     @inline(never)
-    func holdOrigin(after head: ResponseHead, url: String) {
+    func holdOrigin(after head: ResponseHead, url: String, requestType: any Any.Type) {
         guard let origins, let hold = holdAsked(by: head, maxRetryAfter: AutoRetryConfiguration.none.maxRetryAfter, origins.settings) else { return }
-        origins.update(OriginTicket.origin(of: url)) { origin, now in origin.hold(until: now + hold) }
-        notify(.heldBack(request: "", origin: OriginTicket.origin(of: url), for: hold))
+        let origin = OriginTicket.origin(of: url)
+        origins.update(origin) { state, now in state.hold(until: now + hold) }
+        notify(.heldBack(request: String(describing: requestType), origin: origin, for: hold))
     }
 
     /// Whether the budget lets the call retry after its last attempt: always, unless that attempt's failure

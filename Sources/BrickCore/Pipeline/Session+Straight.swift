@@ -13,7 +13,7 @@ extension Session {
     func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
         let outcome = await sendOutcome(request, owner: plan.owner)
-        if let head = outcome.response?.head, head.status == 429 || head.status == 503 { holdOrigin(after: head, url: request.url) }
+        if let head = outcome.response?.head, head.status == 429 || head.status == 503 { holdOrigin(after: head, url: request.url, requestType: plan.requestType) }
         return Self.straightResponse(outcome, of: request, plan, serialize)
     }
 
