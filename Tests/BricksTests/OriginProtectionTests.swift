@@ -1,6 +1,8 @@
 import BrickRequest
 import BrickTesting
 import Foundation
+import InMemoryLogging
+import Logging
 import Synchronization
 import Testing
 import TestServers
@@ -77,16 +79,21 @@ final class OriginEvents: Sendable {
         }
     }
 
-    @Test func aRefusedRetrySaysSoInTheTimeline() async throws {
+    @Test func aRefusedRetrySaysSoInTheTimelineAndTheLog() async throws {
         let server = try FaultServer()
         defer { server.stop() }
+        let (handler, logger) = InMemoryLogHandler.makeLogger(label: "retries")
         var configuration = Session.Configuration()
+        configuration.retryObserver = RetryEventLogger(logger: logger).observe
         configuration.originProtection.retryBudget = try RetryBudget(maxTokens: 2)
         let session = Session(configuration: configuration)
         let response = await FaultCall(server.baseURL + "/status?code=503&key=one", session: session).dataResponse()
         #expect(response.timeline.hasSuffix("#1 503 → retry not taken: budget"), "\(response.timeline)")  // a busy machine may show a wait first
         #expect(server.count("one") == 1)
         #expect(!response.timeline.isEmpty && "\(response.error.map(String.init(describing:)) ?? "")".contains("retry budget of http://127.0.0.1:\(server.port) is spent"))
+        let refusal = handler.entries.first { $0.message.description.contains("retry not taken") }
+        #expect(refusal?.level == .notice)
+        #expect(refusal?.metadata["server.origin"] == "http://127.0.0.1:\(server.port)")
     }
 
     /// The breaker opens after its window's failures; while open a call fails at once with no request
