@@ -33,6 +33,43 @@ import TestServers
         #expect(outcome.error.contains("-a takes user:password") && outcome.error.contains("no terminal"), "\(outcome.error)")
     }
 
+    /// On a terminal (a pseudo-terminal that a Python helper drives, as a user's shell would be), `-a USER`
+    /// prompts, reads the password with echo off, and sends it: httpbin's basic-auth check passes, and the
+    /// typed password never appears in what the terminal shows.
+    @Test func aUserWithoutPasswordIsAskedOnTheTerminalWithoutEcho() async throws {
+        let python = try #require(Paths.executable("python3"))
+        let driver = #"""
+            import os, pty, select, sys
+            brick, url = sys.argv[1], sys.argv[2]
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(brick, [brick, "-a", "ada", url])
+            seen, typed = b"", False
+            while True:
+                ready, _, _ = select.select([fd], [], [], 20)
+                if not ready:
+                    sys.exit("no output for 20 s: " + repr(seen))
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                if not typed and b"password for ada: " in seen:
+                    os.write(fd, b"s3cr3t-pw\n")
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            sys.stdout.write(seen.decode("utf-8", "replace"))
+            sys.exit(os.waitstatus_to_exitcode(status))
+            """#
+        let outcome = try await PipedChild.run([python, "-c", driver, try Brick.path(), try httpbin().url("/basic-auth/ada/s3cr3t-pw")])
+        #expect(outcome.status == 0, "\(outcome.error)\n\(outcome.text)")
+        #expect(outcome.text.contains("password for ada: "), "\(outcome.text)")
+        #expect(outcome.text.contains("\"authenticated\"") && outcome.text.contains("true"), "\(outcome.text)")
+        #expect(!outcome.text.contains("s3cr3t-pw"), "the password was echoed: \(outcome.text)")
+    }
+
     @Test func aFormTakesJSONFieldsAsText() async throws {
         let outcome = try await Brick.run("--form", try httpbin().url("/post"), "age:=36", "name=Ada", "motto:=\"less is more\"")
         #expect(outcome.status == 0, "\(outcome.error)")
