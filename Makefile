@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety
+.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety outage
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -55,6 +55,11 @@ soak:
 # Ten thousand requests in flight at once (LOAD_IN_FLIGHT).
 load:
 	bash .ci/soak load
+
+# A thousand requests waiting while the route is down, and when each arrives once it returns, beside raw
+# libcurl's burst after the same outage (OUTAGE_WAITING, OUTAGE_RUNS).
+outage:
+	bash .ci/outage
 
 # Minutes of faults and outages against 64 concurrent requests, in a private network namespace (CHAOS_SECONDS).
 chaos:

@@ -9,6 +9,8 @@
 //   H2  S2 over TLS, HTTP/2: every transfer waits for the one connection (PIPEWAIT) and multiplexes on it
 //   H3  S1 over TLS, HTTP/1.1, with a new connection and a full handshake for every request (no reuse, no
 //       session resumption)
+//   B2  S2 from cold: no warm-up, every connection opened by the timed part (`make outage`: a burst sent the
+//       moment a route returns)
 // libcurl's defaults throughout (16 KiB receive buffer; for TLS, Debian's CA bundle and directory), except
 // that BENCH_CA_FILE, when set, names the CA bundle. Warm-up as brick-bench: 100 requests (S1, S4, H1, H3),
 // 4 x CONCURRENCY (S2, H2; H2 after one request that opens the connection), one GET of /small on the same
@@ -116,11 +118,11 @@ static void in_flight(CURLM *multi, CURL **handles, long width, long n) {
 static int is(const char *scenario, const char *name) { return strcmp(scenario, name) == 0; }
 
 int main(int argc, char **argv) {
-    const char *known[] = {"S1", "S2", "S3", "S3m", "S4", "H1", "H2", "H3"};
+    const char *known[] = {"S1", "S2", "S3", "S3m", "S4", "H1", "H2", "H3", "B2"};
     int valid = 0;
     for (size_t i = 0; argc >= 4 && i < sizeof known / sizeof *known; i++) valid |= is(argv[1], known[i]);
     if (!valid) {
-        fprintf(stderr, "usage: curl-bench S1|S2|S3|S3m|S4|H1|H2|H3 URL N [CONCURRENCY]\n");
+        fprintf(stderr, "usage: curl-bench S1|S2|S3|S3m|S4|H1|H2|H3|B2 URL N [CONCURRENCY]\n");
         return 2;
     }
     const char *scenario = argv[1], *url = argv[2];
@@ -142,7 +144,7 @@ int main(int argc, char **argv) {
 
     double wall = 0, used = 0;
     long peak = 0;
-    if (is(scenario, "S2") || is(scenario, "H2")) {
+    if (is(scenario, "S2") || is(scenario, "H2") || is(scenario, "B2")) {
         CURLM *multi = curl_multi_init();
         curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, width);
         CURL **handles = calloc((size_t)width, sizeof *handles);
@@ -150,7 +152,7 @@ int main(int argc, char **argv) {
         for (long i = 0; i < width; i++)
             if (!(handles[i] = handle_for(url, shape))) return 1;
         if (shape.multiplex) in_flight(multi, handles, 1, 1);  /* the one connection, before 64 ask for it */
-        in_flight(multi, handles, width, 4 * width);
+        if (!is(scenario, "B2")) in_flight(multi, handles, width, 4 * width);
         received = 0;
         double cpu0 = cpu(NULL), wall0 = monotonic();
         in_flight(multi, handles, width, n);

@@ -162,3 +162,22 @@ func burstScenario(count: Int) async throws -> Report {
     for arrival in server.arrivals("burst") { report.add("arrival ms", milliseconds(from: routeUp, to: arrival)) }
     return report
 }
+
+/// The burst's yardstick: the same `count` GETs sent by raw libcurl in C (`curl-bench B2` at `curlBench`, 64 in
+/// flight, cold connections) the moment the route returns after the same outage, to the same server; each
+/// arrival measured from the route's return as in ``burstScenario(count:)``.
+func libcurlBurstScenario(count: Int, curlBench: String) async throws -> Report {
+    var report = Report()
+    let server = try FaultServer(keepAlive: true)
+    defer { server.stop() }
+    try Network.goOffline()
+    guard await until("127.0.0.1", is: .unreachable, SystemReachability.shared) else {
+        throw TestServerError("the monitor never saw the outage")
+    }
+    let routeUp = try Network.goOnline()
+    let status = try ChildProcess([curlBench, "B2", server.baseURL + "/ok?key=burst", String(count), "64"], logPath: "/dev/stderr").wait()
+    report.add("failures", status == 0 ? 0 : 1)
+    report.add("requests", Double(server.count("burst")))
+    for arrival in server.arrivals("burst") { report.add("arrival ms", milliseconds(from: routeUp, to: arrival)) }
+    return report
+}
