@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "BrickCore", targets: ["BrickCore"]),
         .library(name: "Bricks", targets: ["Bricks"]),
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
+        // Real traffic recorded into HAR cassettes and replayed in tests.
+        .library(name: "BrickCassette", targets: ["BrickCassette"]),
         // Integrations, each its own product: only a user who names one builds its dependencies.
         .library(name: "BrickHTTPTypes", targets: ["BrickHTTPTypes"]),
         .library(name: "BrickOpenAPI", targets: ["BrickOpenAPI"]),
@@ -113,7 +115,10 @@ let package = Package(
         // Requests that outlive the process: a delivery queue in a SQLite database.
         .target(name: "BrickQueue", dependencies: ["BrickSystem", "BrickCore", "CSQLite"], swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
-        .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore"], swiftSettings: strict),
+        .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore", "BrickCassette"], swiftSettings: strict),
+        // HAR 1.2 cassettes: a transport that records a session's exchanges (secrets redacted), and one that
+        // answers from them.
+        .target(name: "BrickCassette", dependencies: ["BrickSystem", "BrickCore"], swiftSettings: strict),
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", dependencies: ["BrickSystem", "BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
@@ -174,6 +179,9 @@ let package = Package(
         .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickQueueTests", dependencies: ["BrickQueue", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickCassetteTests", dependencies: ["BrickCassette", "BrickTesting", "BrickRequest", "TestServers"],
+            exclude: ["har-tools.py"], swiftSettings: strictTests),
         // Every Swift sample of README.md and Docs/, compiled (written by .ci/doc-samples.py, which `make test` runs
         // to check that they are what the pages say).
         .testTarget(

@@ -25,6 +25,10 @@ package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible 
     package static let hostUnreachable = SystemError(code: EHOSTUNREACH)
     /// Not permitted, for example by a route that prohibits it (`EACCES`).
     package static let accessDenied = SystemError(code: EACCES)
+    /// No such file or directory (`ENOENT`).
+    package static let noSuchFile = SystemError(code: ENOENT)
+    /// Larger than allowed (`EFBIG`): ``FileDescriptor/readWhole(_:limit:)``'s refusal of a file over its limit.
+    package static let tooLarge = SystemError(code: EFBIG)
 
     /// Whether the call was interrupted by a signal before it did anything (`EINTR`): try it again.
     package var isInterrupted: Bool { code == EINTR }

@@ -39,7 +39,7 @@ public enum Secrets {
     }
 
     /// `text` with `%XX` escapes decoded (invalid ones kept as they are).
-    static func percentDecoded(_ text: Substring) -> String {
+    package static func percentDecoded(_ text: Substring) -> String {
         guard text.contains("%") else { return String(text) }
         var bytes: [UInt8] = []
         var utf8 = Array(text.utf8)[...]

@@ -44,6 +44,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case responseTooLarge
         /// The request was cancelled, by `cancel()` or by Task cancellation.
         case cancelled
+        /// A cassette in replay has no recorded answer for the request (the message names the nearest entry
+        /// and what differed); nothing was sent.
+        case notRecorded
         /// Anything else libcurl reported; see ``TransportError/curlCode`` and the message.
         case other
     }
@@ -106,6 +109,7 @@ extension TransportError.Kind {
         case .uploadFailed: "the body could not be sent"
         case .responseTooLarge: "response too large"
         case .cancelled: "cancelled"
+        case .notRecorded: "not recorded in the cassette"
         case .other: "transfer failed"
         }
     }
