@@ -56,7 +56,7 @@ public final class Cassette: Sendable {
         maxBodySize: Int = 1 << 20, maxFileSize: Int = 64 << 20
     ) throws(CassetteError) {
         self.path = path
-        self.mode = try Self.override(of: mode, path: path)
+        self.mode = try Self.override(of: mode, environment: environmentValue(Self.environmentVariable), path: path)
         let file = self.mode == .record ? nil : try HAR.File.read(path, limit: maxFileSize)
         if self.mode == .replay, file == nil { throw CassetteError(.notFound, path: path, message: "no cassette to replay") }
         loaded = file?.log.entries ?? []
@@ -69,8 +69,9 @@ public final class Cassette: Sendable {
         }
     }
 
-    private static func override(of mode: Mode, path: String) throws(CassetteError) -> Mode {
-        switch environmentValue(environmentVariable) {
+    /// `mode`, or the one `BRICK_RECORD`'s value names.
+    static func override(of mode: Mode, environment value: String?, path: String) throws(CassetteError) -> Mode {
+        switch value {
         case nil, "": mode
         case "all", "record": .record
         case "none", "replay": .replay
