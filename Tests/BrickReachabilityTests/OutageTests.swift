@@ -34,6 +34,16 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
 /// Reachability and retries through real outages: the loopback taken down and brought back in a private
 /// network namespace, the real netlink monitor, libcurl and the fault server.
 @Suite(.serialized) struct OutageTests {
+    /// A HAR file mitmproxy wrote of a session against httpbin (through it as a proxy) replays through the
+    /// library with the loopback down: the same calls get the same answers, redirect hops included.
+    @Test func aHARFileMitmproxyWroteReplaysWithTheRouteDown() async throws {
+        let report = try await runProbe("mitmproxy-cassette")
+        #expect(report.facts["statuses"] == "200 200 200 200 200")
+        #expect(report.facts["same answers"] == "yes")
+        #expect(report.facts["entries"] == "6")
+        #expect(report.facts["mismatches"] == "")
+    }
+
     @Test func theMonitorFollowsLinksAddressesRoutesAndCarrier() async throws {
         let report = try await runProbe("monitor")
         let expected = [
