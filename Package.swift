@@ -122,7 +122,7 @@ let package = Package(
         // A small HTTP/1.1 server on real loopback sockets: the demo's embedded server.
         .target(name: "LoopbackServer", dependencies: ["BrickSystem", "BrickTransport"], swiftSettings: strict),
         // `brick`: one request from the command line, through the library; no dependency of its own.
-        .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore"], swiftSettings: strict),
+        .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore", "BrickCassette"], swiftSettings: strict),
         .executableTarget(name: "brick-demo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], path: "Sources/BrickDemo", swiftSettings: strict),
         // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
         .executableTarget(name: "brick-bench", dependencies: ["BrickRequest", "BenchSupport"], path: "Sources/BrickBench", swiftSettings: strict),

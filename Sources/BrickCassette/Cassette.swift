@@ -69,6 +69,15 @@ public final class Cassette: Sendable {
         }
     }
 
+    /// A cassette that records into `path`, whatever `BRICK_RECORD` says (`brick --har` writes one).
+    public init(recordingTo path: String, redaction: CassetteRedaction = CassetteRedaction(), maxBodySize: Int = 1 << 20) {
+        self.path = path
+        mode = .record
+        loaded = []
+        recorder = Recorder(redaction: redaction, bodyLimit: max(0, maxBodySize))
+        player = nil
+    }
+
     /// `mode`, or the one `BRICK_RECORD`'s value names.
     static func override(of mode: Mode, environment value: String?, path: String) throws(CassetteError) -> Mode {
         switch value {

@@ -34,6 +34,8 @@ enum Completion {
         Option(long: "--unix-socket", short: nil, value: .file, summary: "connect to this Unix domain socket"),
         Option(long: "--print", short: "-p", value: .text, summary: "what to show of H B h b"),
         Option(long: "--session", short: nil, value: .text, summary: "keep headers and cookies under this name"),
+        Option(long: "--har", short: nil, value: .file, summary: "write the exchanges to a HAR file, secrets redacted"),
+        Option(long: "--har-secrets", short: nil, value: .nothing, summary: "keep the secrets in the HAR file"),
         Option(long: "--timing", short: nil, value: .nothing, summary: "the timing waterfall and the attempts"),
         Option(long: "--verbose", short: "-v", value: .nothing, summary: "both heads of each attempt, secrets redacted"),
         Option(long: "--pretty", short: nil, value: .nothing, summary: "lay out JSON bodies"),

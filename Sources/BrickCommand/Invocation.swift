@@ -33,6 +33,9 @@ struct Invocation: Sendable {
     var shown: Shown?
     /// `--session NAME`: headers and cookies kept between calls (``SavedSession``).
     var session: String?
+    /// `--har FILE`: the call's exchanges written to a HAR file, secrets redacted unless `--har-secrets`.
+    var har: String?
+    var harSecrets = false
     /// What the options say that only the items make sense of: the body's form, the credentials.
     private var parsing = (form: false, json: String?.none, credentials: String?.none, authType: "basic")
 
@@ -95,6 +98,8 @@ struct Invocation: Sendable {
         case "--ignore-stdin": ignoresStandardInput = true
         case "--print", "-p": shown = try Shown(parsing: value())
         case "--session": session = try value()
+        case "--har": har = try value()
+        case "--har-secrets": harSecrets = true
         case "--completion":
             let name = try value()
             guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }

@@ -39,6 +39,8 @@ enum Usage {
                                to the same host (~/.config/brick/sessions/HOST/NAME, owner-only)
         --print WHAT, -p       what goes to standard output: H the request's head, B its body,
                                h the response's head, b its body (default: hb on a terminal, b piped)
+        --har FILE             write each attempt and redirect of the call to FILE (HAR 1.2, owner-only),
+                               secrets redacted; --har-secrets keeps them
         --timing               the timing waterfall and the attempts, on standard error
         --verbose, -v          each attempt's request and response heads, secrets redacted, on
                                standard error

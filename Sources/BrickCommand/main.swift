@@ -1,3 +1,4 @@
+import BrickCassette
 import BrickRequest
 import Glibc
 
@@ -24,7 +25,8 @@ case .send:
     configuration.cookies = saved?.cookies
     // Without retry rules nothing waits for the route, so a one-shot call does not start the netlink monitor.
     if invocation.retry == .none { configuration.reachability = UnknownReachability() }
-    let session = Session(configuration: configuration)
+    let cassette = invocation.har.map { Cassette(recordingTo: $0, redaction: invocation.harSecrets ? .none : CassetteRedaction()) }
+    let session = cassette.map { $0.session(like: Session(configuration: configuration)) } ?? Session(configuration: configuration)
     let sent = invocation
     let status = await Interrupt.cancelling {
         if let path = sent.download { await Call.download(sent, to: path, session: session) } else { await Call.send(sent, session: session) }
@@ -33,6 +35,12 @@ case .send:
         try saved?.save(sent.headers)
     } catch {
         Output.error("brick: \(error)\n")
+    }
+    do throws(CassetteError) {
+        try cassette?.save()
+    } catch {
+        Output.error("brick: \(error)\n")
+        exit(status == 0 ? 1 : status)
     }
     exit(status)
 }

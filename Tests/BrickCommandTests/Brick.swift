@@ -49,5 +49,11 @@ extension PipedChild.Outcome {
 
 /// The shared httpbin, or a failure that says why it could not start.
 func httpbin() throws -> Httpbin { try Httpbin.shared.get() }
+
+/// A file's permission bits.
+func mode(of path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return try #require(attributes[.posixPermissions] as? Int)
+}
 /// The shared nginx.
 func nginx() throws -> Nginx { try Nginx.shared.get() }

@@ -108,9 +108,4 @@ import TestServers
             #expect(refused.error.contains("--session takes a name"), "\(refused.error)")
         }
     }
-
-    private func mode(of path: String) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        return try #require(attributes[.posixPermissions] as? Int)
-    }
 }
