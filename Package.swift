@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "DocSamples",
             dependencies: [
-                "BrickRequest", "BrickTesting", "BrickQueue", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
+                "BrickRequest", "BrickTesting", "BrickCassette", "BrickQueue", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
                 "BrickServiceLifecycle", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -9,7 +9,7 @@ import glob
 import json
 import sys
 
-MODULES = ["BrickTransport", "BrickCurl", "BrickReachability", "BrickCore", "Bricks", "BrickTesting", "BrickRequest",
+MODULES = ["BrickTransport", "BrickCurl", "BrickReachability", "BrickCore", "Bricks", "BrickTesting", "BrickCassette", "BrickRequest",
            "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability", "BrickServiceLifecycle", "BrickQueue"]
 
 directory = sys.argv[1]

@@ -11,6 +11,8 @@ uses names it does not declare gets them from an HTML comment right above it, wh
     -->
 
 and a block that is not Swift to compile (a Package.swift fragment, say) is marked `<!-- sample: not compiled -->`.
+A `@Test(TRAITS) func` of a page is compiled as a plain function, its traits type-checked in a constant beside
+it, so that the DocSamples target runs none of the pages' tests (they would call the pages' example hosts).
 
     python3 .ci/doc-samples.py          writes Tests/DocSamples from the pages
     python3 .ci/doc-samples.py --check  fails when Tests/DocSamples is not what the pages make
@@ -78,6 +80,24 @@ def private(chunk):
     return [attributes + "fileprivate " + rest] + chunk[1:]
 
 
+def test_as_function(chunk, number):
+    """A `@Test(TRAITS) func …` as a file-private function and a constant that holds its traits."""
+    head = chunk[0]
+    traits = ""
+    if head.startswith("@Test("):
+        depth, end = 0, len("@Test")
+        for end in range(len("@Test"), len(head)):
+            depth += {"(": 1, ")": -1}.get(head[end], 0)
+            if depth == 0:
+                break
+        traits, head = head[len("@Test("):end], head[end + 1:]
+    else:
+        head = head[len("@Test"):]
+    constant = [f"fileprivate let testTraits{number}: [any Trait] = [{traits}]"] if traits else []
+    rest = [head.lstrip()] + chunk[1:] if head.strip() else chunk[1:]
+    return constant + (private(rest) if rest else [])  # a `func` on a line of its own is a chunk of its own
+
+
 def swift(page, samples):
     imports, declarations, functions = set(), [], []
     name = re.sub(r"\W", "_", os.path.splitext(os.path.basename(page))[0])
@@ -90,6 +110,9 @@ def swift(page, samples):
                 imports |= {line.strip() for line in chunk if line.strip()}
             elif all(not line.strip() or line.lstrip().startswith("//") for line in chunk):
                 comments += chunk  # goes with what follows it
+            elif head.startswith("@Test"):
+                declarations += comments + test_as_function(chunk, len(declarations))
+                comments = []
             elif DECLARATION.match(head):
                 declarations += comments + private(chunk)
                 comments = []

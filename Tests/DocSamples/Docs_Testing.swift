@@ -1,5 +1,6 @@
 // Generated from Docs/Testing.md by .ci/doc-samples.py: edit the page, not this file.
 
+import BrickCassette
 import BrickRequest
 import BrickTesting
 import Foundation
@@ -18,6 +19,11 @@ fileprivate final class GetUser: Component, GETRequestType, APISessionRequestTyp
 }
 fileprivate final class Flaky: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, StringResponseType {
     var URLString: String { "https://api.test/flaky" }
+}
+fileprivate let testTraits14: [any Trait] = [.cassette("Cassettes/users.har", like: .shared)]
+fileprivate func aUserIsFound() async throws {
+    let json = try await GetUser(userID: "100").response()
+    #expect(json["args"]?["userID"]?.stringValue == "100")
 }
 
 fileprivate enum SamplesOfTesting {
@@ -70,5 +76,24 @@ fileprivate enum SamplesOfTesting {
         await clock.waitForSleepers(count: 1)     // the retry delay has begun
         clock.advance(by: .seconds(30))           // and is over
         #expect(await response.value == "ok")
+    }
+
+    // Swift block 6
+    fileprivate func sample6() async throws {
+        let api = Session.shared
+        let cassette = try Cassette("Tests/Cassettes/users.har", mode: .once)
+        let json = try await cassette.run(like: api) { try await GetUser(userID: "100").response() }
+        // or: a session to keep, and the file written when you say
+        let session = cassette.session(like: api)
+        try cassette.save()
+    }
+
+    // Swift block 7
+    fileprivate func sample7() async throws {
+        var redaction = CassetteRedaction()
+        redaction.keepHeaders(["X-Request-Id"])   // not secret in this API
+        redaction.keepJSONFields(["token"])       // a value secret in one place is scrubbed from all: keep each
+        redaction.jsonFields.insert("pin")        // secret in this one
+        let cassette = try Cassette("Tests/Cassettes/login.har", redaction: redaction)
     }
 }

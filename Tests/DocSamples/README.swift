@@ -1,5 +1,6 @@
 // Generated from README.md by .ci/doc-samples.py: edit the page, not this file.
 
+import BrickCassette
 import BrickRequest
 import BrickTesting
 import Foundation
@@ -53,5 +54,8 @@ fileprivate enum SamplesOfREADME {
 
         // in a unit test, the same class answers from a stub (BrickTesting), with no change to it
         let stubbed = try await Session.$current.withValue(Session(transport: stub)) { try await GetUser(userID: "100").response() }
+
+        // or from the real service's answers, recorded once into a HAR file (BrickCassette), secrets redacted
+        let replayed = try await Cassette("Tests/Cassettes/user.har").run(like: .shared) { try await GetUser(userID: "100").response() }
     }
 }
