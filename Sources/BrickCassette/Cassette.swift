@@ -40,6 +40,7 @@ public final class Cassette: Sendable {
 
     /// Opens the cassette at `path`: reads and checks the file unless the cassette is to record.
     /// - Parameters:
+    ///   - path: The HAR file.
     ///   - mode: When to record. Default ``Mode/once``. `BRICK_RECORD` overrides it.
     ///   - redaction: What recording leaves out. Default: every secret the logger knows of.
     ///   - matching: How replay finds a request's answer. Default: method and URL.
@@ -97,8 +98,7 @@ public final class Cassette: Sendable {
     public var mismatches: [ReplayMismatch] { player?.unmatched ?? [] }
 
     /// The transport to give a session: `live`, recorded, while recording; the file's answers while replaying
-    /// (`live` is then never used). Delays of ``init(_:mode:redaction:matching:replaysTimings:repeatsLastAnswer:maxBodySize:maxFileSize:)``'s
-    /// `replaysTimings` wait on `clock`.
+    /// (`live` is then never used). The delays a cassette opened with `replaysTimings` replays wait on `clock`.
     public func transport(wrapping live: @autoclosure () -> any Transport, clock: any Clock<Duration> = ContinuousClock()) -> any Transport {
         if let recorder { return RecordingTransport(live: live(), recorder: recorder) }
         return ReplayTransport(player: player ?? Player(entries: [], matching: ReplayMatching(), replaysTimings: false, repeatsLastAnswer: false), clock: clock)

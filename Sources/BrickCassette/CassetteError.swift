@@ -1,12 +1,13 @@
 /// Why a cassette could not be read, written or used. Each names the file, and where it applies the entry
 /// (counted from 0, as `log.entries[N]`) and the field.
 public struct CassetteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of problem it is.
     public enum Kind: String, Sendable {
         /// Replay was asked for and the file does not exist.
         case notFound
         /// The file could not be opened or read.
         case unreadable
-        /// The file is larger than the cassette reads (``Cassette/maxFileSize``).
+        /// The file is larger than the cassette reads (its `maxFileSize`, 64 MiB by default).
         case tooLarge
         /// The file is not JSON.
         case notJSON
@@ -21,6 +22,7 @@ public struct CassetteError: Error, Sendable, Equatable, CustomStringConvertible
         case invalidMode
     }
 
+    /// What kind of problem it is.
     public let kind: Kind
     /// The cassette's path.
     public let path: String
@@ -31,6 +33,7 @@ public struct CassetteError: Error, Sendable, Equatable, CustomStringConvertible
     /// What is wrong, in words.
     public let message: String
 
+    /// The error `kind` with the cassette at `path`, at `entry` and `field` when given, said in `message`.
     public init(_ kind: Kind, path: String, entry: Int? = nil, field: String? = nil, message: String) {
         self.kind = kind
         self.path = path

@@ -34,10 +34,12 @@ public struct CassetteTrait: TestTrait, TestScoping {
 extension Trait where Self == CassetteTrait {
     /// Runs the test against the cassette at `path` (relative to the test's source file's directory).
     /// - Parameters:
+    ///   - path: The HAR file.
     ///   - mode: When to record. Default `.once`: replay when the file exists, record it when it does not.
     ///   - redaction: What recording leaves out. Default: every secret the logger knows of.
     ///   - matching: How replay finds a request's answer. Default: method and URL.
     ///   - session: The session whose configuration (and, while recording, transport) the cassette's session takes.
+    ///   - filePath: The test's source file, whose directory a relative `path` starts from. Leave it out.
     public static func cassette(
         _ path: String, mode: Cassette.Mode = .once, redaction: CassetteRedaction = CassetteRedaction(),
         matching: ReplayMatching = ReplayMatching(), like session: @autoclosure @escaping @Sendable () -> Session,
