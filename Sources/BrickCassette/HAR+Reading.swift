@@ -1,4 +1,5 @@
 import BrickSystem
+import BrickTransport
 import FoundationEssentials
 
 extension HAR.File {
@@ -17,6 +18,11 @@ extension HAR.File {
         for (index, entry) in file.log.entries.enumerated() {
             guard entry.error != nil || (100...999).contains(entry.response.status) else {
                 throw CassetteError(.invalidField, path: path, entry: index, field: "response.status", message: "\(entry.response.status) is not a status")
+            }
+            // What replay hands the session as a server's head: names that are tokens, values without control bytes.
+            for (position, field) in entry.response.headers.enumerated() where !field.isWellFormed {
+                throw CassetteError(.invalidField, path: path, entry: index, field: "response.headers[\(position)]",
+                                    message: "\(field.name.debugDescription) is not a field a server could send")
             }
             do {
                 _ = try entry.responseBody()
@@ -113,5 +119,14 @@ extension HAR.Entry {
             return bytes
         case let other?: throw BodyProblem(field: field + ".encoding", message: "\(other.debugDescription) is not an encoding a cassette reads (base64)")
         }
+    }
+}
+
+extension HAR.Pair {
+    /// Whether this could be a header field on the wire: an RFC 9110 token for a name, and a value of visible
+    /// characters, spaces and tabs.
+    var isWellFormed: Bool {
+        !name.isEmpty && name.utf8.allSatisfy(HTTPHeaders.isTokenByte)
+            && !value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
     }
 }

@@ -78,6 +78,9 @@ import TestServers
         let size = try #require(try Self.refusal(Self.cassette(size: "7")))
         #expect([size.kind, size.field] as [AnyHashable?] == [CassetteError.Kind.invalidField, "response.content.size"])
         #expect(try Self.refusal(Self.cassette(), maxFileSize: 100)?.kind == .tooLarge)
+        let smuggled = Self.cassette().replacing(#""headers": [], "cookies": [], "redirectURL""#, with: #""headers": [{"name": "X", "value": "a\r\nSet-Cookie: b=c"}], "cookies": [], "redirectURL""#)
+        let field = try #require(try Self.refusal(smuggled))
+        #expect([field.kind, field.entry, field.field] as [AnyHashable?] == [CassetteError.Kind.invalidField, 0, "response.headers[0]"])
         #expect(throws: CassetteError.self) { try Cassette(try scratchCassette("absent.har"), mode: .replay) }
     }
 
