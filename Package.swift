@@ -188,7 +188,7 @@ let package = Package(
             name: "DocSamples",
             dependencies: [
                 "BrickRequest", "BrickTesting", "BrickCassette", "BrickQueue", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
-                "BrickServiceLifecycle", .product(name: "Logging", package: "swift-log"),
+                "BrickServiceLifecycle", "TestServers", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

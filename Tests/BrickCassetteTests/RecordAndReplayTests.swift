@@ -40,9 +40,12 @@ import TestServers
         defer { faults.stop() }
         let path = try scratchCassette("readme.har")
         let key = "record-\(UInt32.random(in: 0...UInt32.max))"
+        let clock = ContinuousClock()
+        let recordingStart = clock.now
         let recording = try Cassette(path, mode: .record)
         let live = try await Self.calls(httpbin: httpbin, faults: faults, key: key, session: recording.session(like: Session()))
         try recording.save()
+        let recordingTime = recordingStart.duration(to: clock.now)
         #expect(live.map(\.status) == [200, 200, 200, 200, 200, 200, 200])
         #expect(faults.count(key) == 2)
 
@@ -55,12 +58,15 @@ import TestServers
         #expect(entries.map(\.response.status) == [200, 200, 302, 302, 200, 503, 200, 200, 200, 200])
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
 
+        let replayStart = clock.now
         let replay = try Cassette(path, mode: .replay)
         let replayed = try await Self.calls(httpbin: httpbin, faults: faults, key: key, session: replay.session(like: Session()))
+        let replayTime = replayStart.duration(to: clock.now)
         #expect(replayed == live)
         #expect(faults.count(key) == 2)
         #expect(replay.mismatches.isEmpty)
-        print("CASSETTE-FIGURE size_bytes=\(written.count) entries=\(entries.count)")
+        // Figures for the record, never asserted.
+        print("CASSETTE-FIGURE size_bytes=\(written.count) entries=\(entries.count) record=\(recordingTime) replay=\(replayTime)")
     }
 
     @Test func theToolsPeopleUseReadTheRecording() async throws {

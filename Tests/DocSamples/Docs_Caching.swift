@@ -12,7 +12,7 @@ fileprivate func render(_ dashboard: JSON?, stale: Bool) {}
 fileprivate enum SamplesOfCaching {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.responseCache = try DiskResponseCache(directory: URL(fileURLWithPath: "/var/cache/myapp"),
                                                             capacity: 256 << 20)
@@ -24,7 +24,7 @@ fileprivate enum SamplesOfCaching {
     }
 
     // Swift block 3
-    fileprivate func sample3() async throws {
+    fileprivate static func sample3() async throws {
         for await outcome in Dashboard().cachedThenFresh() {
             render(outcome.value, stale: outcome.cacheStatus == .stale)
         }

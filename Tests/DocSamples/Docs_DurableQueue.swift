@@ -20,7 +20,7 @@ fileprivate final class ReportReading: Component, POSTRequestType, APISessionReq
 fileprivate enum SamplesOfDurableQueue {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let reading = Reading(meter: "m-1", kWh: 1.5)
         DeliveryQueue.readings.start()                       // once, at launch: delivers what the last run left, then new ones
         let queued = try ReportReading(reading).enqueue()    // returns once it is on disk

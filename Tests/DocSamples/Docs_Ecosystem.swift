@@ -7,7 +7,7 @@ import Foundation
 fileprivate enum SamplesOfEcosystem {
 
     // Swift block 2
-    fileprivate func sample2() async throws {
+    fileprivate static func sample2() async throws {
         let api = Session(configuration: Session.Configuration(baseURL: "https://api.example.com"))
         let order = Data(#"{"item": 7}"#.utf8)
         let response = try await api.send(TransportRequest(method: .post, url: "/orders", body: .data(order)),

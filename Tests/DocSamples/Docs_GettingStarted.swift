@@ -48,7 +48,7 @@ fileprivate func write(_ chunk: Data) throws {}
 fileprivate enum SamplesOfGettingStarted {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let cursor: String? = nil
         let api = Session(configuration: .init(baseURL: URL(string: "https://api.example.com/v1")!))
 
@@ -60,14 +60,14 @@ fileprivate enum SamplesOfGettingStarted {
     }
 
     // Swift block 3
-    fileprivate func sample3() async throws {
+    fileprivate static func sample3() async throws {
         let settings = Settings()
         let api = Session(configuration: .init(baseURL: settings.apiBaseURL))      // made once, from configuration
         let order = try await GetOrder(session: api, orderID: 7).response()
     }
 
     // Swift block 4
-    fileprivate func sample4() async throws {
+    fileprivate static func sample4() async throws {
         let user = try await GetUser(userID: 1, verbose: nil).response()      // the value, or throws BrickError
 
         let outcome = await GetUser(userID: 1, verbose: true).dataResponse()   // never throws
@@ -81,7 +81,7 @@ fileprivate enum SamplesOfGettingStarted {
     }
 
     // Swift block 5
-    fileprivate func sample5() async throws {
+    fileprivate static func sample5() async throws {
         for try await event in DownloadLog().stream() {
             switch event {
             case .head(let head): print(head.status, head.headers["Content-Type"] ?? "")
@@ -94,14 +94,14 @@ fileprivate enum SamplesOfGettingStarted {
     }
 
     // Swift block 6
-    fileprivate func sample6() async throws {
+    fileprivate static func sample6() async throws {
         let outcome = await GetUser(userID: 7, verbose: nil).dataResponse()
         print(outcome.timeline)            // #1 503 → waited 1.2 s → #2 200
         print(outcome.metrics?.waterfall)  // DNS 0.3 ms │ connect 100 µs │ TLS 4.2 ms │ server 12.0 ms │ transfer 400 µs
     }
 
     // Swift block 7
-    fileprivate func sample7() async throws {
+    fileprivate static func sample7() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.headers["Accept"] = "application/json"       // sent with every request (before the request's own)
         configuration.transportOptions.timeout = .seconds(30)      // whole-request timeout

@@ -9,7 +9,7 @@ import HTTPTypes
 fileprivate enum SamplesOfHTTPTypes {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let api = Session(configuration: Session.Configuration(baseURL: "https://api.example.com"))
         let headers: HTTPHeaders = ["Accept": "application/json"]
         let head = ResponseHead(status: 200, headers: headers)

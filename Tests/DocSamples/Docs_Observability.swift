@@ -9,7 +9,7 @@ import Tracing
 fileprivate enum SamplesOfObservability {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.addTracing(InstrumentationSystem.tracer)  // a span per call and per attempt, traceparent sent
         configuration.addMetrics()                               // to MetricsSystem.factory

@@ -17,7 +17,7 @@ fileprivate final class GetAnything: Component, GETRequestType, APISessionReques
 fileprivate enum SamplesOfOpenAPI {
 
     // Swift block 2
-    fileprivate func sample2() async throws {
+    fileprivate static func sample2() async throws {
         let echo = try await GetAnything(id: "42", query: Filter(tag: ["a"])).response()
     }
 }

@@ -22,7 +22,7 @@ fileprivate final class GetUser: Component, GETRequestType, APISessionRequestTyp
 fileprivate enum SamplesOfRequestBuilding {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let userID = 7
         let page: Int? = nil
         let photo = URL(fileURLWithPath: "/tmp/me.jpg")
@@ -34,7 +34,7 @@ fileprivate enum SamplesOfRequestBuilding {
     }
 
     // Swift block 4
-    fileprivate func sample4() async throws {
+    fileprivate static func sample4() async throws {
         let settings = Settings()
         let auth = Auth()
         var configuration = Session.Configuration(baseURL: settings.apiBaseURL)
@@ -45,20 +45,20 @@ fileprivate enum SamplesOfRequestBuilding {
     }
 
     // Swift block 5
-    fileprivate func sample5() async throws {
+    fileprivate static func sample5() async throws {
         var configuration = Session.Configuration(baseURL: "https://shop.example.com")
         configuration.cookies = CookieJar()                                   // in memory
         configuration.cookies = try CookieJar(file: "/var/lib/app/cookies.txt")   // or kept in a file
     }
 
     // Swift block 6
-    fileprivate func sample6() async throws {
+    fileprivate static func sample6() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.interceptors = [RequestLogger(logger: Logger(label: "api"), defaultOptions: .default)]
     }
 
     // Swift block 7
-    fileprivate func sample7() async throws {
+    fileprivate static func sample7() async throws {
         let id = UUID()
         try await RequestLogger.$metadata.withValue(["request_id": "\(id)"]) { try await GetUser(userID: 7).response() }
     }

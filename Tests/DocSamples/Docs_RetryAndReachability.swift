@@ -30,7 +30,7 @@ fileprivate final class MyCall: Component, GETRequestType, SoftAutoRetryType, Da
 fileprivate enum SamplesOfRetryAndReachability {
 
     // Swift block 4
-    fileprivate func sample4() async throws {
+    fileprivate static func sample4() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.originProtection = try OriginProtection(
             circuitBreaker: CircuitBreaker(window: 50, minimumCalls: 20, failureRate: 0.5, openDuration: .seconds(10)),
@@ -39,7 +39,7 @@ fileprivate enum SamplesOfRetryAndReachability {
     }
 
     // Swift block 6
-    fileprivate func sample6() async throws {
+    fileprivate static func sample6() async throws {
         let verdict = RetryDecision.decide(RetryDecision.Input(
             configuration: .payments, retriesSoFar: 1, method: .post, idempotency: .key(header: "Idempotency-Key"),
             failure: .status(ResponseHead(status: 503, headers: ["Retry-After": "2"]))))
@@ -47,7 +47,7 @@ fileprivate enum SamplesOfRetryAndReachability {
     }
 
     // Swift block 7
-    fileprivate func sample7() async throws {
+    fileprivate static func sample7() async throws {
         let clock = ManualClock(), reachability = ManualReachability(), stub = StubTransport(clock: clock)
         var configuration = Session.Configuration(baseURL: "https://api.test")
         configuration.clock = clock

@@ -11,13 +11,13 @@ fileprivate struct Server: Service { func run() async throws {} }
 fileprivate enum SamplesOfShutdown {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let api = Session()
         await api.shutdown(gracePeriod: .seconds(10))
     }
 
     // Swift block 2
-    fileprivate func sample2() async throws {
+    fileprivate static func sample2() async throws {
         let server = Server()
         let logger = Logger(label: "app")
         let api = Session()

@@ -32,7 +32,7 @@ fileprivate final class PutBackup: Component, PUTRequestType, APISessionRequestT
 fileprivate enum SamplesOfStreamingAndDownloads {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let parser = LineParser()
         let bar = ProgressBar()
         for try await event in GetLog(id: 7).stream() {
@@ -46,14 +46,14 @@ fileprivate enum SamplesOfStreamingAndDownloads {
     }
 
     // Swift block 2
-    fileprivate func sample2() async throws {
+    fileprivate static func sample2() async throws {
         let provider = try FileCacheProvider()            // a file of its own in /tmp; MemoryCacheProvider() keeps it in memory
         let head = try await GetReport().stream().collect(into: provider)
         let bytes = try provider.data()                   // or use provider.fileURL; provider.removeFile() when done
     }
 
     // Swift block 3
-    fileprivate func sample3() async throws {
+    fileprivate static func sample3() async throws {
         let session = Session()
         let url = "https://api.example.com/v1/events"
         let stream = session.stream(TransportRequest(url: url))
@@ -66,7 +66,7 @@ fileprivate enum SamplesOfStreamingAndDownloads {
     }
 
     // Swift block 4
-    fileprivate func sample4() async throws {
+    fileprivate static func sample4() async throws {
         let api = Session(configuration: Session.Configuration(baseURL: "https://api.example.com"))
         let data   = try await Session.shared.data(from: "https://example.com/file")
         let json   = try await api.json(from: "/users/1")                      // JSON, subscriptable
@@ -76,7 +76,7 @@ fileprivate enum SamplesOfStreamingAndDownloads {
     }
 
     // Swift block 5
-    fileprivate func sample5() async throws {
+    fileprivate static func sample5() async throws {
         let result = try await GetArchive(version: "2.1").download(to: URL(fileURLWithPath: "/srv/archive.tar")) { progress in
             print(progress)                                  // bytes on disk / complete length, after each chunk
         }
@@ -84,7 +84,7 @@ fileprivate enum SamplesOfStreamingAndDownloads {
     }
 
     // Swift block 6
-    fileprivate func sample6() async throws {
+    fileprivate static func sample6() async throws {
         for try await event in PutBackup().stream() {
             if case .uploadProgress(let progress) = event { print(progress.fractionCompleted ?? 0) }
         }

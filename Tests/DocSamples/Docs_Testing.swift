@@ -29,7 +29,7 @@ fileprivate func aUserIsFound() async throws {
 fileprivate enum SamplesOfTesting {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let sent = try await RequestInspector.inspect(CreateUser(name: "Ada"))
         #expect(sent.method == .post)
         #expect(sent.url == "https://api.test/users?dry=true")
@@ -38,7 +38,7 @@ fileprivate enum SamplesOfTesting {
     }
 
     // Swift block 2
-    fileprivate func sample2() async throws {
+    fileprivate static func sample2() async throws {
         let clock = ManualClock()
         let stub = StubTransport(clock: clock)
         stub.stub(.get, "https://api.test/users/1", json: #"{"id":1,"name":"Ada"}"#)
@@ -63,14 +63,14 @@ fileprivate enum SamplesOfTesting {
     }
 
     // Swift block 3
-    fileprivate func sample3() async throws {
+    fileprivate static func sample3() async throws {
         let session = Session(transport: StubTransport())
         // GetUser names the shared session (APISessionRequestType); inside the scope it uses the stubbed one.
         let user = try await Session.$current.withValue(session) { try await GetUser(userID: "100").response() }
     }
 
     // Swift block 4
-    fileprivate func sample4() async throws {
+    fileprivate static func sample4() async throws {
         let clock = ManualClock()
         async let response = Flaky().dataResponse()
         await clock.waitForSleepers(count: 1)     // the retry delay has begun
@@ -79,7 +79,7 @@ fileprivate enum SamplesOfTesting {
     }
 
     // Swift block 6
-    fileprivate func sample6() async throws {
+    fileprivate static func sample6() async throws {
         let api = Session.shared
         let cassette = try Cassette("Tests/Cassettes/users.har", mode: .once)
         let json = try await cassette.run(like: api) { try await GetUser(userID: "100").response() }
@@ -89,7 +89,7 @@ fileprivate enum SamplesOfTesting {
     }
 
     // Swift block 7
-    fileprivate func sample7() async throws {
+    fileprivate static func sample7() async throws {
         var redaction = CassetteRedaction()
         redaction.keepHeaders(["X-Request-Id"])   // not secret in this API
         redaction.keepJSONFields(["token"])       // a value secret in one place is scrubbed from all: keep each

@@ -11,7 +11,7 @@ fileprivate final class ListContainers: Component, GETRequestType, APISessionReq
 fileprivate enum SamplesOfTransportBehaviour {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         var configuration = Session.Configuration()
         let secret = "from-your-secret-store"
         configuration.transportOptions.proxy = .through(Proxy(url: "http://proxy.internal:3128", username: "svc",

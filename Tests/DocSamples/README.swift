@@ -4,16 +4,18 @@ import BrickCassette
 import BrickRequest
 import BrickTesting
 import Foundation
+import Testing
 
+// runs against the local httpbin
 fileprivate final class GetArchive: Component, GETRequestType, APISessionRequestType {
-    var URLString: String { "https://example.com/archive.tar" }
+    var URLString: String { "https://httpbin.org/bytes/4096" }
 }
 fileprivate struct NewUser: Encodable { let name: String }
-fileprivate struct User: Decodable, Sendable { let id: Int }
+fileprivate struct User: Decodable, Sendable { let url: String }  // what httpbin's /anything echoes
 fileprivate final class GetUser: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, JSONResponseType {
     let userID: String
 
-    var URLString: String { "https://api.example.com/get" }
+    var URLString: String { "https://httpbin.org/get" }
 
     init(userID: String) {
         self.userID = userID
@@ -27,9 +29,10 @@ fileprivate final class GetUser: Component, GETRequestType, APISessionRequestTyp
 fileprivate enum SamplesOfREADME {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
-        let api = Session(configuration: Session.Configuration(baseURL: "https://api.example.com"))
+    fileprivate static func sample1() async throws {
+        let api = Session(configuration: Session.Configuration(baseURL: "https://httpbin.org/anything"), transport: Session.current?.transport ?? StubTransport())
         let stub = StubTransport()
+        stub.stub(.get, "https://httpbin.org/get?userID=100", json: #"{"args": {"userID": "100"}}"#)
         // The callback style: the handler runs on a queue you choose, never on the engine thread.
         let request = GetUser(userID: "100")
         request.response { response in
@@ -55,7 +58,14 @@ fileprivate enum SamplesOfREADME {
         // in a unit test, the same class answers from a stub (BrickTesting), with no change to it
         let stubbed = try await Session.$current.withValue(Session(transport: stub)) { try await GetUser(userID: "100").response() }
 
-        // or from the real service's answers, recorded once into a HAR file (BrickCassette), secrets redacted
+    }
+
+    // Swift block 2
+    fileprivate static func sample2() async throws {
         let replayed = try await Cassette("Tests/Cassettes/user.har").run(like: .shared) { try await GetUser(userID: "100").response() }
     }
+}
+
+@Test fileprivate func swiftBlock1RunsAgainstTheLocalHttpbin() async throws {
+    try await againstLocalHttpbin { try await SamplesOfREADME.sample1() }
 }

@@ -19,7 +19,7 @@ fileprivate final class GetUser: Component, GETRequestType, SoftAutoRetryType, J
 fileprivate enum SamplesOfBrickRequest {
 
     // Swift block 1
-    fileprivate func sample1() async throws {
+    fileprivate static func sample1() async throws {
         let user = try await GetUser(userID: "100").response()   // the JSON httpbin echoes
         print(user["url"]?.stringValue ?? "")
     }
