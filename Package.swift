@@ -206,6 +206,6 @@ let package = Package(
 if ProcessInfo.processInfo.environment["BRICK_FUZZ"] == "1" {
     package.products.append(.executable(name: "brick-fuzz", targets: ["BrickFuzz"]))
     package.targets.append(.executableTarget(
-        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCurl", "Bricks", "CCurl", "CNetlink"], path: "Tests/Fuzz",
+        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCurl", "Bricks", "BrickCassette", "CCurl", "CNetlink"], path: "Tests/Fuzz",
         exclude: ["Corpus"], swiftSettings: strictTests + [.unsafeFlags(["-parse-as-library"])]))
 }

@@ -99,7 +99,8 @@ extension HAR.Entry {
         }
         let body = try Self.bytes(of: text, encoding: content.encoding, field: "response.content")
         // The size is the decoded body's (HAR 1.2); some tools write the bytes on the wire and the codings' saving.
-        guard body.count == content.size || body.count == content.size + (content.compression ?? 0) else {
+        let (withCompression, overflow) = content.size.addingReportingOverflow(content.compression ?? 0)
+        guard body.count == content.size || (!overflow && body.count == withCompression) else {
             throw BodyProblem(field: "response.content.size", message: "says \(content.size) bytes; the text holds \(body.count)")
         }
         return body

@@ -78,6 +78,8 @@ import TestServers
         let size = try #require(try Self.refusal(Self.cassette(size: "7")))
         #expect([size.kind, size.field] as [AnyHashable?] == [CassetteError.Kind.invalidField, "response.content.size"])
         #expect(try Self.refusal(Self.cassette(), maxFileSize: 100)?.kind == .tooLarge)
+        let overflowing = Self.cassette(size: "9223372036854775807").replacing(#""mimeType": "text/plain""#, with: #""compression": 1, "mimeType": "text/plain""#)
+        #expect(try Self.refusal(overflowing)?.field == "response.content.size")
         let smuggled = Self.cassette().replacing(#""headers": [], "cookies": [], "redirectURL""#, with: #""headers": [{"name": "X", "value": "a\r\nSet-Cookie: b=c"}], "cookies": [], "redirectURL""#)
         let field = try #require(try Self.refusal(smuggled))
         #expect([field.kind, field.entry, field.field] as [AnyHashable?] == [CassetteError.Kind.invalidField, 0, "response.headers[0]"])

@@ -1,3 +1,4 @@
+@testable import BrickCassette
 @testable import BrickCore
 @testable import BrickCurl
 import BrickTransport
@@ -17,7 +18,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// Every parser of server or caller input, each with the properties it must keep on any input. A broken
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
-    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies, codings
+    case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies, codings,
+        cassette
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -56,6 +58,7 @@ enum FuzzTarget: String, CaseIterable {
         case .events: Self.events(bytes)
         case .cookies: Self.cookies(text)
         case .codings: Self.codings(bytes)
+        case .cassette: Self.cassette(Data(bytes))
         }
     }
 
@@ -245,5 +248,25 @@ enum FuzzTarget: String, CaseIterable {
         _ = brick_nl_count_changes(copy, bytes.count)
         var route = brick_route()
         _ = brick_nl_parse_route(copy, bytes.count, &route)
+    }
+
+    /// A cassette (a HAR file): read and checked, or refused with a typed error; every entry it accepts gives
+    /// its bodies and its outcome, and redacts without a trap; a redacted entry's scrubbed values are gone.
+    static func cassette(_ data: Data) {
+        guard let file = try? HAR.File.decode(data, path: "fuzz.har") else { return }
+        for entry in file.log.entries {
+            _ = try? entry.responseBody()
+            _ = try? entry.requestBody()
+            _ = entry.outcome()
+            let redacted = entry.redacted(by: CassetteRedaction())
+            for field in redacted.request.headers where CassetteRedaction().headerNames.contains(field.name.lowercased()) {
+                precondition(field.value.contains(CassetteRedaction.marker) || field.value.isEmpty || !field.value.contains("="),
+                             "a secret field kept its value")
+            }
+            if let text = entry.response.content.text {
+                var scanner = MemberScanner(text)
+                for range in scanner.secretValues(named: ["password", "token"]) { _ = text[range] }
+            }
+        }
     }
 }
