@@ -160,6 +160,9 @@ func burstScenario(count: Int) async throws -> Report {
     report.add("failures", Double(failures))
     report.add("requests", Double(server.count("burst")))
     for arrival in server.arrivals("burst") { report.add("arrival ms", milliseconds(from: routeUp, to: arrival)) }
+    let perConnection = server.requestsPerConnection("burst")
+    report.facts["connections"] = String(perConnection.count)
+    report.facts["busiest connection"] = String(perConnection.values.max() ?? 0)
     return report
 }
 
@@ -179,5 +182,8 @@ func libcurlBurstScenario(count: Int, curlBench: String) async throws -> Report 
     report.add("failures", status == 0 ? 0 : 1)
     report.add("requests", Double(server.count("burst")))
     for arrival in server.arrivals("burst") { report.add("arrival ms", milliseconds(from: routeUp, to: arrival)) }
+    let perConnection = server.requestsPerConnection("burst")
+    report.facts["connections"] = String(perConnection.count)
+    report.facts["busiest connection"] = String(perConnection.values.max() ?? 0)
     return report
 }

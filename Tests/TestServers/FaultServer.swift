@@ -53,6 +53,8 @@ public final class FaultServer: Sendable {
         var mode = Listening.serving
         var connections: Set<Int32> = []
         var arrivals: [String: [UInt64]] = [:]
+        /// The client's port of each request, per key: which connection carried it.
+        var peers: [String: [Int]] = [:]
         var ranges: [String: [String]] = [:]
         var ledgers: [String: [LedgerEntry]] = [:]
         var watchers: [(key: String, count: Int, waiter: CheckedContinuation<Void, Never>)] = []
@@ -118,6 +120,11 @@ public final class FaultServer: Sendable {
 
     /// When each request carrying `key` was read, in nanoseconds of `CLOCK_MONOTONIC`.
     public func arrivals(_ key: String) -> [UInt64] { state.withLock { $0.arrivals[key] ?? [] } }
+
+    /// How many of the requests of `key` each connection carried, by the connection's client port.
+    public func requestsPerConnection(_ key: String) -> [Int: Int] {
+        state.withLock { $0.peers[key] ?? [] }.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
 
     /// Returns once `count` requests carrying `key` have been read.
     public func waitForArrivals(_ key: String, count: Int = 1) async {
@@ -254,6 +261,7 @@ public final class FaultServer: Sendable {
         let key = request.query["key"] ?? ""
         let (seen, ready) = state.withLock { state in
             state.arrivals[key, default: []].append(Self.monotonicNanoseconds())
+            state.peers[key, default: []].append(Sockets.peerPort(of: fd) ?? 0)
             state.ranges[key, default: []].append(request.headers["range"] ?? "")
             state.heads[key, default: []].append(request.fieldLines)
             let seen = state.arrivals[key]?.count ?? 0
