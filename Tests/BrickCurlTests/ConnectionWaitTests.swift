@@ -9,31 +9,40 @@ import Testing
 /// Requests beyond the pool's connections to a host wait in the engine, in order, bounded by their connect
 /// timeout (or their whole timeout), and can be cancelled while they wait.
 @Suite struct ConnectionWaitTests {
-    /// A server whose `/hold` answers only once the test lets it (or after 20 s), recording the order in
-    /// which requests arrived.
+    /// A server whose `/hold` answers only once the test lets it (``release()`` or ``stop()``), recording the
+    /// order in which requests arrived. The hold has no timeout of its own: one that ran out while a slow run
+    /// (sanitizers, a loaded machine) was still waiting would free the connection and turn the test's
+    /// expected failures into answers.
     final class HoldingServer: Sendable {
         let server: LoopbackServer
         private let gate = DispatchSemaphore(value: 0)
-        private let held = DispatchSemaphore(value: 0)
+        private let held: AsyncStream<Void>
         let arrivals = Locked<[String]>([])
 
         init() throws {
-            let gate = gate, held = held, arrivals = arrivals
+            let (held, holding) = AsyncStream<Void>.makeStream()
+            self.held = held
+            let gate = gate, arrivals = arrivals
             server = try LoopbackServer { request in
                 arrivals.withLock { $0.append(request.path) }
                 guard request.path == "/hold" else { return .text("ok") }
-                held.signal()
-                return gate.wait(timeout: .now() + 20) == .success ? .text("released") : .text("never released", status: 504)
+                holding.yield()
+                gate.wait()
+                return .text("released")
             }
         }
 
-        /// Returns once a `/hold` request is being held.
+        /// Returns once a `/hold` request is being held (the server's thread says so; nothing here blocks).
         func waitUntilHeld() async {
-            await withCheckedContinuation { done in DispatchQueue.global().async { self.held.wait(); done.resume() } }
+            for await _ in held { return }
         }
 
         func release() { gate.signal() }
-        func stop() { server.stop() }
+        /// Lets a hold still in place go (a test that failed before releasing it), then stops the server.
+        func stop() {
+            gate.signal()
+            server.stop()
+        }
     }
 
     /// A server, a transport with one connection per host, and a `/hold` request on that connection that the
