@@ -19,22 +19,38 @@ extension DeliveryQueue {
     }
 
     private func run(_ wakes: AsyncStream<Void>) async {
+        // Another process's changes (a store shared by a fleet) wake the loop as this process's own do.
+        let relay = store.changes(of: name).map { changes in
+            Task { [wake] in for await _ in changes { wake.yield() } }
+        }
+        defer { relay?.cancel() }
         do throws(QueueError) { try await deliver(wakes) } catch { stopDelivering(because: error) }
     }
 
     private func deliver(_ wakes: AsyncStream<Void>) async throws(QueueError) {
         var waiting = wakes.makeAsyncIterator()
-        try recoverInterrupted()
         var backoff = retry.breakTime
         while !Task.isCancelled {
-            guard let claimed = try await claimNext() else {
-                guard !Task.isCancelled, await waiting.next() != nil else { return }
+            let candidate: Claim
+            switch try store.next(in: name) {
+            case .ready(let ready): candidate = ready
+            case .wait(let longest):
+                guard await wait(for: longest, on: &waiting) else { return }
                 continue
             }
-            let outcome = await session.dataResponse(
-                for: claimed.stored.request(options: session.configuration.transportOptions), retry: retry, idempotency: .byMethod,
-                validation: .successful)
-            switch try settle(claimed, outcome) {
+            guard candidate.repeatable || !candidate.interrupted else {
+                // Its claimant is gone while it was being sent: it may have arrived, so it is not sent again.
+                if let claim = try store.claim(candidate) { try finish(claim, .mayHaveArrived(nil)) }
+                continue
+            }
+            guard await reachable(candidate) else { return }
+            guard let claim = try store.claim(candidate) else { continue }
+            let outcome = await whileLeased(claim) {
+                await session.dataResponse(
+                    for: claim.stored.request(options: session.configuration.transportOptions), retry: retry, idempotency: .byMethod,
+                    validation: .successful)
+            }
+            switch try settle(claim, outcome) {
             case .done: backoff = retry.breakTime
             case .later:
                 guard !Task.isCancelled, (try? await session.configuration.clock.sleep(for: backoff)) != nil else { return }
@@ -44,47 +60,37 @@ extension DeliveryQueue {
         }
     }
 
-    /// The request claimed for sending.
-    struct Claim {
-        let id: Int64
-        let label: String
-        let stored: StoredRequest
-        let repeatable: Bool
-        /// Attempts made with this one.
-        let attempts: Int
-    }
-
-    /// The oldest pending request, once its host is reachable, marked as being sent (`nil` when none waits).
-    private func claimNext() async throws(QueueError) -> Claim? {
-        guard let next = try oldestPending() else { return nil }
-        let request = next.stored.request(options: session.configuration.transportOptions)
-        if let host = request.route.host {
-            var changes = session.reachability.changes().makeAsyncIterator()
-            while await session.reachability.status(of: host) == .unreachable {
-                guard !Task.isCancelled, await changes.next() != nil else { return nil }
+    /// Waits for a change (or at most `longest`); `false` once the loop must end.
+    private func wait(for longest: Duration?, on waiting: inout AsyncStream<Void>.Iterator) async -> Bool {
+        guard !Task.isCancelled else { return false }
+        let timer = longest.map { longest in
+            Task { [wake, clock = session.configuration.clock] in
+                if (try? await clock.sleep(for: longest)) != nil { wake.yield() }
             }
         }
-        try database.connection.withLock { database throws(QueueError) in
-            try database.query("UPDATE requests SET state = 'sending', attempts = attempts + 1 WHERE id = ?", [.integer(next.id)])
-        }
-        return next
+        defer { timer?.cancel() }
+        return await waiting.next() != nil && !Task.isCancelled
     }
 
-    private func oldestPending() throws(QueueError) -> Claim? {
-        try database.connection.withLock { database throws(QueueError) -> Claim? in
-            var claim: Claim?
-            try database.query(
-                "SELECT id, label, method, url, headers, body, body_file, attempts FROM requests WHERE queue = ? AND state = 'pending' ORDER BY id LIMIT 1",
-                [.text(name)]
-            ) { row in
-                let method = row.text(2) ?? "GET"
-                let stored = StoredRequest(method: method, url: row.text(3) ?? "", headers: row.blob(4) ?? Data(), body: row.blob(5),
-                                           bodyFile: row.text(6))
-                claim = Claim(id: row.integer(0), label: row.text(1) ?? "", stored: stored, repeatable: HTTPMethod(method).isIdempotent,
-                              attempts: Int(row.integer(7)) + 1)
-            }
-            return claim
+    /// Waits until the request's host (or proxy) is reachable; `false` when cancelled first.
+    private func reachable(_ candidate: Claim) async -> Bool {
+        let request = candidate.stored.request(options: session.configuration.transportOptions)
+        guard let host = request.route.host else { return true }
+        var changes = session.reachability.changes().makeAsyncIterator()
+        while await session.reachability.status(of: host) == .unreachable {
+            guard !Task.isCancelled, await changes.next() != nil else { return false }
         }
+        return !Task.isCancelled
+    }
+
+    /// Runs `send` while the claim's lease (if the store has leases) is renewed at a third of its length.
+    private func whileLeased<Value: Sendable>(_ claim: Claim, _ send: () async -> Value) async -> Value {
+        guard let lease = store.leaseDuration else { return await send() }
+        let renewal = Task { [store, clock = session.configuration.clock] in
+            while (try? await clock.sleep(for: lease / 3)) != nil, (try? store.renew(claim)) == true {}
+        }
+        defer { renewal.cancel() }
+        return await send()
     }
 
     private enum Next { case done, later, stop }
@@ -129,41 +135,21 @@ extension DeliveryQueue {
             try requeue(claim)
             return .later
         }
-        try database.connection.withLock { database throws(QueueError) in
-            try database.query("UPDATE requests SET state = 'dead' WHERE id = ?", [.integer(claim.id)])
+        if try store.settle(claim, .deadLettered) {
+            announce(DeliveryOutcome(id: claim.id, label: claim.label, result: .deadLettered(error)))
         }
-        announce(DeliveryOutcome(id: claim.id, label: claim.label, result: .deadLettered(error)))
         return .done
     }
 
     private func requeue(_ claim: Claim) throws(QueueError) {
-        try database.connection.withLock { database throws(QueueError) in
-            try database.query("UPDATE requests SET state = 'pending' WHERE id = ?", [.integer(claim.id)])
-        }
+        _ = try store.settle(claim, .requeued)
     }
 
+    /// Takes the request out with its outcome, announced only if the claim was still this one's: a claimant
+    /// whose lease ran out records nothing over the next one's outcome.
     private func finish(_ claim: Claim, _ result: DeliveryOutcome.Result) throws(QueueError) {
-        try database.connection.withLock { database throws(QueueError) in
-            try database.query("DELETE FROM requests WHERE id = ?", [.integer(claim.id)])
-        }
-        announce(DeliveryOutcome(id: claim.id, label: claim.label, result: result))
-    }
-
-    /// Requests a previous process left being sent: an idempotent one goes back in line; any other may
-    /// have arrived, so it is taken out with that outcome.
-    private func recoverInterrupted() throws(QueueError) {
-        var interrupted: [Claim] = []
-        try database.connection.withLock { database throws(QueueError) in
-            try database.query("SELECT id, label, method FROM requests WHERE queue = ? AND state = 'sending' ORDER BY id", [.text(name)]) { row in
-                let method = row.text(2) ?? "GET"
-                interrupted.append(Claim(
-                    id: row.integer(0), label: row.text(1) ?? "",
-                    stored: StoredRequest(method: method, url: "", headers: Data(), body: nil, bodyFile: nil),
-                    repeatable: HTTPMethod(method).isIdempotent, attempts: 0))
-            }
-        }
-        for claim in interrupted {
-            if claim.repeatable { try requeue(claim) } else { try finish(claim, .mayHaveArrived(nil)) }
+        if try store.settle(claim, .finished) {
+            announce(DeliveryOutcome(id: claim.id, label: claim.label, result: result))
         }
     }
 }

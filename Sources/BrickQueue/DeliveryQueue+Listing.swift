@@ -8,6 +8,12 @@ extension DeliveryQueue {
     ///   ``Limits``, ``QueueError/database(_:)``.
     @discardableResult
     public func enqueue(_ request: TransportRequest, label: String = "request") throws(QueueError) -> QueuedRequest {
+        let row = try row(for: request, label: label)
+        return queued(row, id: try store.enqueue(row, limits: limits))
+    }
+
+    /// `request` as the queue keeps it: a request that must not arrive twice gets its `Idempotency-Key`.
+    package func row(for request: TransportRequest, label: String) throws(QueueError) -> QueueRow {
         var request = request
         var key: String?
         if !request.method.isIdempotent {
@@ -15,63 +21,29 @@ extension DeliveryQueue {
             request.headers["Idempotency-Key"] = key
         }
         guard let stored = StoredRequest(request) else { throw .unstorableBody }
-        let queuedAt = Date()
-        let limits = limits
-        let size = stored.headers.count + (stored.body?.count ?? 0) + (stored.bodyFile?.utf8.count ?? 0)
-        let id = try database.connection.withLock { database throws(QueueError) -> Int64 in
-            var held = (count: 0, bytes: 0)
-            try database.query(
-                "SELECT COUNT(*), COALESCE(SUM(LENGTH(headers) + COALESCE(LENGTH(body), 0) + COALESCE(LENGTH(body_file), 0)), 0) FROM requests WHERE queue = ?",
-                [.text(name)]
-            ) { row in held = (Int(row.integer(0)), Int(row.integer(1))) }
-            guard held.count < limits.maxRequests else { throw .full("it holds \(held.count) requests, its limit") }
-            guard held.bytes + size <= limits.maxBytes else {
-                throw .full("\(held.bytes) bytes held and \(size) more would pass its limit of \(limits.maxBytes)")
-            }
-            try database.query(
-                "INSERT INTO requests (queue, label, method, url, headers, body, body_file, idempotency_key, queued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [.text(name), .text(label), .text(stored.method), .text(stored.url), .blob(stored.headers),
-                 stored.body.map { .blob($0) } ?? .null, stored.bodyFile.map { .text($0) } ?? .null,
-                 key.map { .text($0) } ?? .null, .real(queuedAt.timeIntervalSince1970)])
-            return database.lastInsertedID
-        }
+        return QueueRow(queue: name, label: label, stored: stored, idempotencyKey: key, queuedAt: Date())
+    }
+
+    /// `row` was stored as request `id`: the loop wakes, and the caller gets it as listed.
+    package func queued(_ row: QueueRow, id: Int64) -> QueuedRequest {
         wake.yield()
-        return QueuedRequest(id: id, label: label, method: request.method, url: request.url, queuedAt: queuedAt, attempts: 0,
-                             idempotencyKey: key)
+        return QueuedRequest(id: id, label: row.label, method: HTTPMethod(row.stored.method), url: row.stored.url, queuedAt: row.queuedAt,
+                             attempts: 0, idempotencyKey: row.idempotencyKey)
     }
 
     /// The requests still to be delivered, oldest first (the one being sent included; dead letters not).
-    public func pending() throws(QueueError) -> [QueuedRequest] { try listed("state != 'dead'") }
+    public func pending() throws(QueueError) -> [QueuedRequest] { try store.list(name, deadLetters: false) }
 
     /// The dead letters: requests that failed ``Limits/maxAttempts`` times in a way worth trying again, kept
     /// until ``retryDeadLetter(_:)`` puts one back in line or ``cancel(_:)`` takes it out.
-    public func deadLetters() throws(QueueError) -> [QueuedRequest] { try listed("state = 'dead'") }
-
-    private func listed(_ condition: String) throws(QueueError) -> [QueuedRequest] {
-        try database.connection.withLock { database throws(QueueError) -> [QueuedRequest] in
-            var listed: [QueuedRequest] = []
-            try database.query(
-                "SELECT id, label, method, url, queued_at, attempts, idempotency_key FROM requests WHERE queue = ? AND \(condition) ORDER BY id",
-                [.text(name)]
-            ) { row in
-                listed.append(QueuedRequest(
-                    id: row.integer(0), label: row.text(1) ?? "", method: HTTPMethod(row.text(2) ?? "GET"), url: row.text(3) ?? "",
-                    queuedAt: Date(timeIntervalSince1970: row.real(4)), attempts: Int(row.integer(5)), idempotencyKey: row.text(6)))
-            }
-            return listed
-        }
-    }
+    public func deadLetters() throws(QueueError) -> [QueuedRequest] { try store.list(name, deadLetters: true) }
 
     /// Puts dead letter `id` back in line, at its old place (the order queued), with its attempts counted
     /// from zero again.
     /// - Returns: Whether it was a dead letter of this queue.
     @discardableResult
     public func retryDeadLetter(_ id: Int64) throws(QueueError) -> Bool {
-        let changed = try database.connection.withLock { database throws(QueueError) -> Bool in
-            try database.query(
-                "UPDATE requests SET state = 'pending', attempts = 0 WHERE id = ? AND queue = ? AND state = 'dead'", [.integer(id), .text(name)])
-            return database.changes > 0
-        }
+        let changed = try store.retryDeadLetter(id, in: name)
         if changed { wake.yield() }
         return changed
     }
@@ -81,15 +53,7 @@ extension DeliveryQueue {
     /// - Returns: Whether it was taken out.
     @discardableResult
     public func cancel(_ id: Int64) throws(QueueError) -> Bool {
-        let label = try database.connection.withLock { database throws(QueueError) -> String? in
-            var label: String?
-            try database.query(
-                "SELECT label FROM requests WHERE id = ? AND queue = ? AND state IN ('pending', 'dead')", [.integer(id), .text(name)]
-            ) { label = $0.text(0) }
-            guard label != nil else { return nil }
-            try database.query("DELETE FROM requests WHERE id = ?", [.integer(id)])
-            return label
-        }
+        let label = try store.cancel(id, in: name)
         guard let label else { return false }
         announce(DeliveryOutcome(id: id, label: label, result: .cancelled))
         return true

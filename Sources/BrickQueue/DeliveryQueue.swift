@@ -30,7 +30,8 @@ import FoundationEssentials
 /// may share it. The queue sends with its session's options and interceptors (a queued request keeps its
 /// method, URL, fields and body, not its options).
 public final class DeliveryQueue: Sendable {
-    /// The database file.
+    /// Where its requests are kept: the SQLite file's path, or the PostgreSQL database and schema (never a
+    /// password).
     public let path: String
     /// The queue's name: several queues can share one database, each in its own order.
     public let name: String
@@ -41,7 +42,7 @@ public final class DeliveryQueue: Sendable {
     /// The queue's bounds.
     public let limits: Limits
 
-    let database: QueueDatabase
+    let store: any QueueStore
     let subscribers = Locked<(next: Int, all: [Int: AsyncStream<DeliveryOutcome>.Continuation], failure: QueueError?)>((0, [:], nil))
     let wake: AsyncStream<Void>.Continuation
     let wakes: Locked<AsyncStream<Void>?>
@@ -71,17 +72,33 @@ public final class DeliveryQueue: Sendable {
             self.maxRequests = max(1, maxRequests)
             self.maxBytes = max(1, maxBytes)
         }
+
+        /// Throws ``QueueError/full(_:)`` unless a request of `size` bytes fits beside `count` requests of
+        /// `bytes` bytes.
+        package func check(count: Int, bytes: Int, adding size: Int) throws(QueueError) {
+            guard count < maxRequests else { throw .full("it holds \(count) requests, its limit") }
+            guard bytes + size <= maxBytes else {
+                throw .full("\(bytes) bytes held and \(size) more would pass its limit of \(maxBytes)")
+            }
+        }
     }
 
     /// Opens (or creates) the queue `name` in the database at `path`. Nothing is sent before ``start()``.
     /// - Throws: ``QueueError/database(_:)`` when the file cannot be opened, another process has it open, or
     ///   a queue of this name is already open on it in this process.
-    public init(
+    public convenience init(
         path: String, name: String = "default", session: Session, retry: AutoRetryConfiguration = DeliveryQueue.defaultRetry,
         limits: Limits = Limits()
     ) throws(QueueError) {
-        database = try QueueDatabase.open(path: path, queue: name, schema: Self.schema)
-        self.path = path
+        try self.init(store: SQLiteQueueStore(path: path, queue: name), name: name, session: session, retry: retry, limits: limits)
+    }
+
+    /// The queue `name` in `store`.
+    package init(
+        store: any QueueStore, name: String, session: Session, retry: AutoRetryConfiguration, limits: Limits
+    ) {
+        self.store = store
+        path = store.location
         self.name = name
         self.session = session
         self.retry = retry
@@ -93,28 +110,8 @@ public final class DeliveryQueue: Sendable {
 
     deinit {
         stop()
-        database.release(name)
+        store.close(name)
     }
-
-    static let schema = """
-        PRAGMA synchronous = FULL;
-        PRAGMA secure_delete = ON;
-        CREATE TABLE IF NOT EXISTS requests (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            queue TEXT NOT NULL,
-            label TEXT NOT NULL,
-            state TEXT NOT NULL DEFAULT 'pending',
-            method TEXT NOT NULL,
-            url TEXT NOT NULL,
-            headers BLOB NOT NULL,
-            body BLOB,
-            body_file TEXT,
-            idempotency_key TEXT,
-            queued_at REAL NOT NULL,
-            attempts INTEGER NOT NULL DEFAULT 0
-        );
-        CREATE INDEX IF NOT EXISTS requests_in_order ON requests (queue, state, id);
-        """
 
     /// Why delivery stopped, when the database failed under it; `nil` while it works.
     public var failure: QueueError? { subscribers.withLock { $0.failure } }

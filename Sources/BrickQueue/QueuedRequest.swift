@@ -17,6 +17,16 @@ public struct QueuedRequest: Sendable, Equatable, Identifiable {
     public let attempts: Int
     /// The `Idempotency-Key` it goes with, made when it was queued (requests whose method is not idempotent).
     public let idempotencyKey: String?
+
+    package init(id: Int64, label: String, method: HTTPMethod, url: String, queuedAt: Date, attempts: Int, idempotencyKey: String?) {
+        self.id = id
+        self.label = label
+        self.method = method
+        self.url = url
+        self.queuedAt = queuedAt
+        self.attempts = attempts
+        self.idempotencyKey = idempotencyKey
+    }
 }
 
 /// What became of a queued request.
