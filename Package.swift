@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "BrickServiceLifecycle", targets: ["BrickServiceLifecycle"]),
         .library(name: "BrickObservability", targets: ["BrickObservability"]),
         .library(name: "BrickQueue", targets: ["BrickQueue"]),
+        .library(name: "BrickQueuePostgres", targets: ["BrickQueuePostgres"]),
         // The one executable a dependent gets. The demo, the benchmarks and the soak tool are executable
         // targets of this package alone (`swift run brick-demo`, `swift build --product brick-bench`): a root
         // package builds and runs them by their target names, and no dependent sees them.
@@ -41,6 +42,7 @@ let package = Package(
         .trait(name: "OpenAPI", description: "BrickOpenAPI: a ClientTransport for generated OpenAPI clients", enabledTraits: ["HTTPTypes"]),
         .trait(name: "ServiceLifecycle", description: "BrickServiceLifecycle: a session as a swift-service-lifecycle Service"),
         .trait(name: "Observability", description: "BrickObservability: spans and metrics"),
+        .trait(name: "Postgres", description: "BrickQueuePostgres: the delivery queue on PostgreSQL, through the system's libpq (libpq-dev)"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -114,6 +116,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Requests that outlive the process: a delivery queue in a SQLite database.
         .target(name: "BrickQueue", dependencies: ["BrickSystem", "BrickCore", "CSQLite"], swiftSettings: strict),
+        // The system's libpq (Debian's libpq-dev), for the delivery queue on PostgreSQL.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The delivery queue on a PostgreSQL database a fleet of processes shares: claims with leases and
+        // fencing tokens, LISTEN/NOTIFY.
+        .target(
+            name: "BrickQueuePostgres",
+            dependencies: ["BrickSystem", "BrickCore", "BrickQueue", .target(name: "CLibPQ", condition: .when(traits: ["Postgres"]))],
+            swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
         .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore", "BrickCassette"], swiftSettings: strict),
         // HAR 1.2 cassettes: a transport that records a session's exchanges (secrets redacted), and one that
@@ -178,6 +188,9 @@ let package = Package(
         // Runs the built `brick` command against httpbin and nginx.
         .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickQueueTests", dependencies: ["BrickQueue", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickQueuePostgresTests", dependencies: ["BrickQueuePostgres", "BrickQueue", "BrickRequest", "BrickSystem", "BrickTesting", "LoopbackServer", "TestServers"],
+            swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(
             name: "BrickCassetteTests", dependencies: ["BrickCassette", "BrickTesting", "BrickRequest", "TestServers"],

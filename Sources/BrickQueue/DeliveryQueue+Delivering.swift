@@ -32,7 +32,8 @@ extension DeliveryQueue {
         var backoff = retry.breakTime
         while !Task.isCancelled {
             let candidate: Claim
-            switch try store.next(in: name) {
+            guard let next = try await whileReachable({ () throws(QueueError) in try store.next(in: name) }) else { return }
+            switch next {
             case .ready(let ready): candidate = ready
             case .wait(let longest):
                 guard await wait(for: longest, on: &waiting) else { return }
@@ -40,17 +41,23 @@ extension DeliveryQueue {
             }
             guard candidate.repeatable || !candidate.interrupted else {
                 // Its claimant is gone while it was being sent: it may have arrived, so it is not sent again.
-                if let claim = try store.claim(candidate) { try finish(claim, .mayHaveArrived(nil)) }
+                guard let claimed = try await whileReachable({ () throws(QueueError) in try store.claim(candidate) }) else { return }
+                if let claim = claimed {
+                    guard try await whileReachable({ () throws(QueueError) in try finish(claim, .mayHaveArrived(nil)) }) != nil else { return }
+                }
                 continue
             }
             guard await reachable(candidate) else { return }
-            guard let claim = try store.claim(candidate) else { continue }
+            guard let claimed = try await whileReachable({ () throws(QueueError) in try store.claim(candidate) }) else { return }
+            guard let claim = claimed else { continue }
             let outcome = await whileLeased(claim) {
                 await session.dataResponse(
                     for: claim.stored.request(options: session.configuration.transportOptions), retry: retry, idempotency: .byMethod,
                     validation: .successful)
             }
-            switch try settle(claim, outcome) {
+            // The outcome is recorded once the database can be reached, however long that takes.
+            guard let settled = try await whileReachable({ () throws(QueueError) in try settle(claim, outcome) }) else { return }
+            switch settled {
             case .done: backoff = retry.breakTime
             case .later:
                 guard !Task.isCancelled, (try? await session.configuration.clock.sleep(for: backoff)) != nil else { return }
@@ -58,6 +65,26 @@ extension DeliveryQueue {
             case .stop: return
             }
         }
+    }
+
+    /// Runs `body` until the database can be reached: while it cannot (a shared database restarting, out
+    /// of reach), ``interruption`` says why and `body` is tried again after a growing pause. `nil` when
+    /// cancelled first; other errors end delivery.
+    private func whileReachable<Value>(_ body: () throws(QueueError) -> Value) async throws(QueueError) -> Value? {
+        var pause = retry.breakTime
+        while !Task.isCancelled {
+            do throws(QueueError) {
+                let value = try body()
+                interrupted.withLock { $0 = nil }
+                return value
+            } catch {
+                guard case .unreachable = error else { throw error }
+                interrupted.withLock { $0 = error }
+                guard (try? await session.configuration.clock.sleep(for: pause)) != nil else { return nil }
+                pause = min(pause * 2, retry.maxBreakTime)
+            }
+        }
+        return nil
     }
 
     /// Waits for a change (or at most `longest`); `false` once the loop must end.
@@ -87,7 +114,8 @@ extension DeliveryQueue {
     private func whileLeased<Value: Sendable>(_ claim: Claim, _ send: () async -> Value) async -> Value {
         guard let lease = store.leaseDuration else { return await send() }
         let renewal = Task { [store, clock = session.configuration.clock] in
-            while (try? await clock.sleep(for: lease / 3)) != nil, (try? store.renew(claim)) == true {}
+            // Renewed until the claim is found to be another's; a database out of reach is tried again.
+            while (try? await clock.sleep(for: lease / 3)) != nil, (try? store.renew(claim)) != false {}
         }
         defer { renewal.cancel() }
         return await send()

@@ -42,11 +42,12 @@ public final class DeliveryQueue: Sendable {
     /// The queue's bounds.
     public let limits: Limits
 
-    let store: any QueueStore
+    package let store: any QueueStore
     let subscribers = Locked<(next: Int, all: [Int: AsyncStream<DeliveryOutcome>.Continuation], failure: QueueError?)>((0, [:], nil))
     let wake: AsyncStream<Void>.Continuation
     let wakes: Locked<AsyncStream<Void>?>
     let loop = Locked<Task<Void, Never>?>(nil)
+    let interrupted = Locked<QueueError?>(nil)
 
     /// The retry rules a queue sends with by default: the soft rules, waiting up to a day for the network.
     public static let defaultRetry: AutoRetryConfiguration = {
@@ -115,4 +116,8 @@ public final class DeliveryQueue: Sendable {
 
     /// Why delivery stopped, when the database failed under it; `nil` while it works.
     public var failure: QueueError? { subscribers.withLock { $0.failure } }
+
+    /// Why delivery is paused: a shared database cannot be reached (``QueueError/unreachable(_:)``).
+    /// Delivery goes on by itself once it can, and this is `nil` again.
+    public var interruption: QueueError? { interrupted.withLock { $0 } }
 }
