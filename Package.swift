@@ -162,6 +162,9 @@ let package = Package(
         // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
         // midway so that the next run resumes it). BricksTests run it.
         // Long runs through the full brick path: `make soak` and `make load` (Docs/Reliability.md).
+        // One process of a delivery queue's fleet on PostgreSQL (the fleet tests, `make queue-bench`).
+        .executableTarget(
+            name: "queue-fleet", dependencies: ["BrickQueue", "BrickQueuePostgres", "BrickRequest"], path: "Tests/QueueFleet", swiftSettings: strictTests),
         .executableTarget(name: "brick-soak", dependencies: ["BrickRequest"], path: "Tests/Soak", swiftSettings: strictTests),
         .executableTarget(
             name: "TransferProbe", dependencies: ["BrickRequest", "BrickSystem"], path: "Tests/TransferProbe", swiftSettings: strictTests),
@@ -189,7 +192,9 @@ let package = Package(
         .testTarget(name: "BrickCommandTests", dependencies: ["BrickCommand", "TestServers"], swiftSettings: strictTests),
         .testTarget(name: "BrickQueueTests", dependencies: ["BrickQueue", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
         .testTarget(
-            name: "BrickQueuePostgresTests", dependencies: ["BrickQueuePostgres", "BrickQueue", "BrickRequest", "BrickSystem", "BrickTesting", "LoopbackServer", "TestServers"],
+            name: "BrickQueuePostgresTests", dependencies: [
+                "BrickQueuePostgres", "BrickQueue", "BrickRequest", "BrickSystem", "BrickTesting", "LoopbackServer", "TestServers", "queue-fleet",
+            ],
             swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
         .testTarget(

@@ -190,14 +190,19 @@ struct Rows {
 
     var isEmpty: Bool { values.isEmpty }
 
-    func text(_ row: Int, _ column: Int) -> String? { values[row][column] }
-    func integer(_ row: Int, _ column: Int) -> Int64 { values[row][column].flatMap { Int64($0) } ?? 0 }
-    func double(_ row: Int, _ column: Int) -> Double { values[row][column].flatMap { Double($0) } ?? 0 }
-    func bool(_ row: Int, _ column: Int) -> Bool { values[row][column] == "t" }
+    /// The value at `row` and `column`; `nil` for NULL, and for a place the result does not have (a
+    /// statement that returned less than expected is read as empty, never trapped on).
+    func text(_ row: Int, _ column: Int) -> String? {
+        guard values.indices.contains(row), values[row].indices.contains(column) else { return nil }
+        return values[row][column]
+    }
+    func integer(_ row: Int, _ column: Int) -> Int64 { text(row, column).flatMap { Int64($0) } ?? 0 }
+    func double(_ row: Int, _ column: Int) -> Double { text(row, column).flatMap { Double($0) } ?? 0 }
+    func bool(_ row: Int, _ column: Int) -> Bool { text(row, column) == "t" }
 
     /// A `bytea` value, which text results give in hex (`\x…`).
     func bytes(_ row: Int, _ column: Int) -> Data? {
-        guard let text = values[row][column] else { return nil }
+        guard let text = text(row, column) else { return nil }
         let digits = Array(text.utf8.dropFirst(2))
         guard text.hasPrefix("\\x"), digits.count % 2 == 0 else { return Data(text.utf8) }
         var bytes = Data(capacity: digits.count / 2)

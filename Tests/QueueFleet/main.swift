@@ -1,0 +1,91 @@
+// One process of a delivery queue's fleet on PostgreSQL, for the fleet tests and `make queue-bench`.
+//
+//     queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH]
+//
+// The connection string comes from BRICK_PG (never the command line, which `ps` shows). QUEUES is a
+// comma-separated list of queue names. `--enqueue` queues N POSTs (or `--method`'s) to URL in each queue, with the bodies
+// `QUEUE/TAG/i`, telling each on standard error as `queued QUEUE ID BODY`. `--deliver` starts delivering
+// (each request carries `X-Deliverer: PID`) and tells each outcome as `outcome QUEUE ID KIND`, until
+// SIGTERM or SIGKILL. `ready` follows the enqueueing, and the start. `--sqlite PATH` uses the SQLite store
+// (one process) instead, for the benchmark's comparison.
+import BrickQueue
+import BrickQueuePostgres
+import BrickRequest
+import Foundation
+import Glibc
+
+/// One line on standard error, written at once (a pipe's reader sees it as it happens).
+func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH]\n".utf8))
+    exit(2)
+}
+let schema = arguments.removeFirst()
+let names = arguments.removeFirst().split(separator: ",").map(String.init)
+var ordered = true, lease = Duration.seconds(30), deliver = false
+var enqueue: (count: Int, url: String, tag: String)?
+var sqlite: String?
+var method = HTTPMethod.post
+while !arguments.isEmpty {
+    switch arguments.removeFirst() {
+    case "--unordered": ordered = false
+    case "--lease-ms": lease = .milliseconds(Int(arguments.removeFirst()) ?? 30_000)
+    case "--enqueue": enqueue = (Int(arguments.removeFirst()) ?? 0, arguments.removeFirst(), arguments.removeFirst())
+    case "--deliver": deliver = true
+    case "--method": method = HTTPMethod(arguments.removeFirst())
+    case "--sqlite": sqlite = arguments.removeFirst()
+    case let other:
+        FileHandle.standardError.write(Data("queue-fleet: unknown option \(other)\n".utf8))
+        exit(2)
+    }
+}
+
+var configuration = Session.Configuration()
+configuration.headers["X-Deliverer"] = String(getpid())
+let session = Session(configuration: configuration)
+var rules = DeliveryQueue.defaultRetry
+rules.breakTime = .milliseconds(50)
+let limits = DeliveryQueue.Limits(maxRequests: 1_000_000, maxBytes: 1 << 30)
+do {
+    let queues = try names.map { name in
+        if let sqlite { return try DeliveryQueue(path: sqlite, name: name, session: session, retry: rules, limits: limits) }
+        let database = try PostgresDatabase(ProcessInfo.processInfo.environment["BRICK_PG"] ?? "")
+        return try DeliveryQueue(postgres: database, schema: schema, name: name, ordered: ordered, lease: lease, session: session, retry: rules, limits: limits)
+    }
+    if let enqueue {
+        for index in 0..<enqueue.count {
+            for (name, queue) in zip(names, queues) {
+                let body = "\(name)/\(enqueue.tag)/\(index)"
+                let queued = try queue.enqueue(TransportRequest(method: method, url: enqueue.url, body: .data(Data(body.utf8))))
+                say("queued \(name) \(queued.id) \(body)")
+            }
+        }
+    }
+    if deliver {
+        for (name, queue) in zip(names, queues) {
+            let outcomes = queue.outcomes()
+            Task {
+                for await outcome in outcomes {
+                    let kind = switch outcome.result {
+                    case .delivered: "delivered"
+                    case .failed: "failed"
+                    case .mayHaveArrived: "mayHaveArrived"
+                    case .cancelled: "cancelled"
+                    case .deadLettered: "deadLettered"
+                    }
+                    say("outcome \(name) \(outcome.id) \(kind)")
+                }
+            }
+            queue.start()
+        }
+    }
+    say("ready")
+    if deliver {
+        while true { try await Task.sleep(for: .seconds(3600)) }  // until SIGTERM or SIGKILL
+    }
+} catch {
+    FileHandle.standardError.write(Data("queue-fleet: \(error)\n".utf8))
+    exit(1)
+}
