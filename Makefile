@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety outage
+.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety outage queue-bench
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -60,6 +60,11 @@ load:
 # libcurl's burst after the same outage (OUTAGE_WAITING, OUTAGE_RUNS).
 outage:
 	bash .ci/outage
+
+# Queued requests delivered per second: SQLite in one process, PostgreSQL with 1, 2 and 3 processes
+# (QUEUE_REQUESTS); one QUEUE line each (see Docs/Performance.md).
+queue-bench:
+	bash .ci/queue-bench
 
 # Minutes of faults and outages against 64 concurrent requests, in a private network namespace (CHAOS_SECONDS).
 chaos:

@@ -193,6 +193,15 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         print("queue: ms between arrivals \(gaps.map { ($0 * 10).rounded() / 10 })")
     }
 
+    @Test func aFleetOnPostgresWaitsOutTheOutageThenDeliversEverythingOnceInOrder() async throws {
+        let report = try await runProbe("postgres-fleet", "100")
+        #expect(report.values("arrivals while offline") == [0])
+        #expect(report.values("outcomes") == [200] && report.values("delivered") == [200])
+        #expect(report.values("arrivals") == [200], "each request exactly once")
+        #expect(report.facts["each once"] == "true")
+        #expect(report.facts["queue a in order"] == "true" && report.facts["queue b in order"] == "true")
+    }
+
     @Test func theProbeRefusesToRunOutsideAPrivateNamespace() async throws {
         guard let probe = Paths.builtProduct("OutageProbe") else { throw TestServerError("OutageProbe not built") }
         #expect(try await ChildProcess([probe, "monitor"], logPath: "/dev/null").exitStatus() == 2)

@@ -45,6 +45,7 @@ do {
         report = try await libcurlBurstScenario(count: count, curlBench: values[1])
     case "mitmproxy-cassette": report = try await mitmproxyCassetteScenario()
     case "queue": report = try await queueScenario(count: Int(arguments.dropFirst().first ?? "") ?? 6)
+    case "postgres-fleet": report = try await postgresFleetScenario(count: Int(arguments.dropFirst().first ?? "") ?? 100)
     case "chaos":
         let values = arguments.dropFirst().compactMap { Int($0) }
         report = try await chaosScenario(seconds: values.first ?? 180, workers: values.dropFirst().first ?? 64)
