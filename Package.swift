@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "DocSamples",
             dependencies: [
-                "BrickRequest", "BrickTesting", "BrickCassette", "BrickQueue", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
+                "BrickRequest", "BrickTesting", "BrickCassette", "BrickQueue", "BrickQueuePostgres", "BrickHTTPTypes", "BrickOpenAPI", "BrickObservability",
                 "BrickServiceLifecycle", "TestServers", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -1,6 +1,7 @@
 // Generated from Docs/DurableQueue.md by .ci/doc-samples.py: edit the page, not this file.
 
 import BrickQueue
+import BrickQueuePostgres
 import BrickRequest
 import Foundation
 
@@ -25,5 +26,23 @@ fileprivate enum SamplesOfDurableQueue {
         DeliveryQueue.readings.start()                       // once, at launch: delivers what the last run left, then new ones
         let queued = try ReportReading(reading).enqueue()    // returns once it is on disk
         for await outcome in DeliveryQueue.readings.outcomes() where outcome.id == queued.id { print(outcome.result) }
+    }
+
+    // Swift block 2
+    fileprivate static func sample2() async throws {
+        // Package.swift: .package(url: "https://github.com/<owner>/BrickRequest", from: "0.9.0", traits: ["Postgres"])
+        let database = try PostgresDatabase("postgresql://deliverer@db.internal/app?sslmode=verify-full")  // password: PGPASSWORD or ~/.pgpass
+        let webhooks = try DeliveryQueue(postgres: database, schema: "outbox", name: "webhooks", session: .shared)
+        webhooks.start()
+    }
+
+    // Swift block 3
+    fileprivate static func sample3() async throws {
+        let database = try PostgresDatabase("host=/run/postgresql dbname=shop")
+        let webhooks = try DeliveryQueue(postgres: database, schema: "outbox", name: "webhooks", session: .shared)
+        let notification = TransportRequest(method: .post, url: "https://partner.example.com/hooks/orders", body: .data(Data(#"{"order":42}"#.utf8)))
+        try webhooks.enqueue(notification, label: "order 42", alongside: [
+            PostgresStatement("INSERT INTO orders (id, customer, total) VALUES ($1, $2, $3)", ["42", "c-7", "99.90"]),
+        ])
     }
 }
