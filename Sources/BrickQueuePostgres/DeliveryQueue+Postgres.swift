@@ -5,7 +5,7 @@ public import BrickQueue
 extension DeliveryQueue {
     /// Opens (or creates) the queue `name` in `schema` of a PostgreSQL database that any number of
     /// processes, on any number of machines, share: each may enqueue and deliver. Nothing is sent before
-    /// ``DeliveryQueue/start()``.
+    /// `DeliveryQueue.start()`.
     ///
     /// The store lays out its tables in `schema` on first use (and brings an older layout up to date),
     /// never touching a schema that holds anything else. A process claims a request before sending it,
@@ -26,9 +26,9 @@ extension DeliveryQueue {
     ///   - session: The session every request is sent through.
     ///   - retry: The retry rules of each send.
     ///   - limits: The queue's bounds, counted across the fleet.
-    /// - Throws: ``QueueError/connection(_:)`` (refused credentials, no such database),
-    ///   ``QueueError/unreachable(_:)`` (no server now), ``QueueError/schema(_:)`` (a layout of a newer
-    ///   version, or another application's tables), ``QueueError/database(_:)`` (the queue exists with the
+    /// - Throws: `QueueError.connection(_:)` (refused credentials, no such database),
+    ///   `QueueError.unreachable(_:)` (no server now), `QueueError.schema(_:)` (a layout of a newer
+    ///   version, or another application's tables), `QueueError.database(_:)` (the queue exists with the
     ///   other ordering).
     public convenience init(
         postgres database: PostgresDatabase, schema: String = "brick_queue", name: String = "default", ordered: Bool = true,
@@ -45,8 +45,8 @@ extension DeliveryQueue {
     ///   - request: The request to deliver.
     ///   - label: What queued it.
     ///   - statements: The caller's statements, run first, in order.
-    /// - Throws: ``QueueError/database(_:)`` when a statement fails (then nothing is kept) or the queue is
-    ///   not on PostgreSQL; what ``DeliveryQueue/enqueue(_:label:)`` throws.
+    /// - Throws: `QueueError.database(_:)` when a statement fails (then nothing is kept) or the queue is
+    ///   not on PostgreSQL; what `DeliveryQueue.enqueue(_:label:)` throws.
     @discardableResult
     public func enqueue(_ request: TransportRequest, label: String = "request", alongside statements: [PostgresStatement]) throws(QueueError)
         -> QueuedRequest

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// One libpq connection, used by one thread at a time (the store holds it behind its lock). Statements go
 /// with their values as parameters, never spliced into the SQL. A connection that broke (the server
 /// restarted) is opened again before the next statement; if that fails the statement throws
-/// ``QueueError/unreachable(_:)`` at once.
+/// `QueueError.unreachable(_:)` at once.
 final class PostgresConnection {
     private var handle: OpaquePointer
     let database: PostgresDatabase

@@ -25,7 +25,7 @@ public struct PostgresDatabase: Sendable, CustomStringConvertible {
     let namesConnectTimeout: Bool
 
     /// Checks `connectionString` with libpq's own parser, without connecting.
-    /// - Throws: ``QueueError/connection(_:)`` naming what is malformed (never the password).
+    /// - Throws: `QueueError.connection(_:)` naming what is malformed (never the password).
     public init(_ connectionString: String) throws(QueueError) {
         var message: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &message) else {

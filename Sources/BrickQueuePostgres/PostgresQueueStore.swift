@@ -23,8 +23,8 @@ final class PostgresQueueStore: QueueStore {
     private let listener: PostgresListener
 
     /// Connects, lays out the schema (``PostgresSchema/prepare(on:upTo:)``) and declares the queue `name`.
-    /// - Throws: ``QueueError/connection(_:)``, ``QueueError/unreachable(_:)``, ``QueueError/schema(_:)``;
-    ///   ``QueueError/database(_:)`` when the queue exists with the other ordering.
+    /// - Throws: `QueueError.connection(_:)`, `QueueError.unreachable(_:)`, `QueueError.schema(_:)`;
+    ///   `QueueError.database(_:)` when the queue exists with the other ordering.
     init(database: PostgresDatabase, schema: PostgresSchema, queue name: String, ordered: Bool, lease: Duration) throws(QueueError) {
         let connection = try PostgresConnection(database)
         try schema.prepare(on: connection)

@@ -17,7 +17,7 @@ struct PostgresSchema {
     /// The version this library writes and reads.
     static let current = 2
 
-    /// - Throws: ``QueueError/schema(_:)`` for a name PostgreSQL would cut (over 63 bytes) or cannot hold
+    /// - Throws: `QueueError.schema(_:)` for a name PostgreSQL would cut (over 63 bytes) or cannot hold
     ///   (empty, a NUL byte).
     init(_ name: String) throws(QueueError) {
         guard !name.isEmpty, name.utf8.count <= 63, !name.utf8.contains(0) else {
@@ -34,7 +34,7 @@ struct PostgresSchema {
     func qualified(_ object: String) -> String { quoted + "." + object }
 
     /// Creates the schema or brings it to ``current``, in one transaction: all of it or nothing.
-    /// - Throws: ``QueueError/schema(_:)`` when it is of a newer version, or holds tables that are not the
+    /// - Throws: `QueueError.schema(_:)` when it is of a newer version, or holds tables that are not the
     ///   queue's; what the connection throws.
     func prepare(on connection: PostgresConnection, upTo target: Int = Self.current) throws(QueueError) {
         try connection.transaction { connection throws(QueueError) in
@@ -55,7 +55,7 @@ struct PostgresSchema {
     }
 
     /// The schema's version: -1 when it holds nothing yet (the version table is made here then).
-    /// - Throws: ``QueueError/schema(_:)`` when it holds tables but no version: something else lives there.
+    /// - Throws: `QueueError.schema(_:)` when it holds tables but no version: something else lives there.
     private func version(on connection: PostgresConnection) throws(QueueError) -> Int {
         let found = try connection.query("SELECT to_regclass($1) IS NOT NULL", [.text(qualified("layout"))])
         if found.bool(0, 0) {
