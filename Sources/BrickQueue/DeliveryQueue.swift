@@ -5,7 +5,8 @@ import FoundationEssentials
 
 /// Requests that outlive the process: each is written to a SQLite database before anything is sent, and
 /// delivered in the order queued, when its host is reachable, by this process or by the next one that
-/// opens the same queue.
+/// opens the same queue. (The `BrickQueuePostgres` product keeps the same queue on a PostgreSQL database
+/// that a fleet of processes shares: `DeliveryQueue(postgres:…)`.)
 ///
 /// - **Durable**: a request is committed to the database (atomic, `synchronous = FULL`) before
 ///   ``enqueue(_:label:)`` returns, and removed only once its outcome is known. The file is owner-only

@@ -121,5 +121,32 @@ import TestServers
             return why.contains("2 requests")
         }
     }
+
+    @Test func aDeadLetterIsSeenRetriedAndCancelledFromAnotherProcess() async throws {
+        let server = try FaultServer(keepAlive: true)
+        defer { server.stop() }
+        let schema = Fleet.schema()
+        let rules = AutoRetryConfiguration(breakTime: .milliseconds(5), maxRetryCount: 1, maxBreakTime: .milliseconds(5))
+        let deliverer = try Fleet.deliverer(schema, limits: .init(maxAttempts: 3), retry: rules)
+        let stuck = try deliverer.enqueue(TransportRequest(url: server.baseURL + "/status?code=503&key=forever"))
+        let behind = try deliverer.enqueue(TransportRequest(method: .post, url: server.baseURL + "/ledger?key=behind"))
+        let outcomes = deliverer.outcomes()
+        deliverer.start()
+        defer { deliverer.stop() }
+        var seen = outcomes.makeAsyncIterator()
+        guard case .deadLettered(let error)? = await seen.next()?.result else { Issue.record("no dead letter first"); return }
+        #expect(error.response?.head.status == 503)
+        #expect(await seen.next()?.id == behind.id)
+        #expect(server.count("forever") == 6, "3 attempts of 2 sends each")
+        // Another process sees the dead letter, puts it back in line (the deliverer, woken by the
+        // notification, tries it three times more), then takes it out.
+        let operator_ = try Fleet.deliverer(schema)
+        #expect(try operator_.deadLetters().map(\.id) == [stuck.id] && operator_.deadLetters().first?.attempts == 3)
+        #expect(try operator_.retryDeadLetter(stuck.id))
+        guard case .deadLettered? = await seen.next()?.result else { Issue.record("no second dead letter"); return }
+        #expect(server.count("forever") == 12)
+        #expect(try operator_.cancel(stuck.id))
+        #expect(try deliverer.deadLetters().isEmpty && deliverer.pending().isEmpty)
+    }
 }
 #endif

@@ -126,5 +126,20 @@ import TestServers
             return why.contains(directory) && !why.contains("unused-secret")
         }
     }
+
+    @Test func thePGEnvironmentVariablesCompleteTheConnectionAsForPsql() async throws {
+        let server = try Fleet.server()
+        let schema = Fleet.schema()
+        let program = try #require(Paths.builtProduct("queue-fleet"))
+        // The string names only the database; host, user and password come from the environment.
+        let environment = ["BRICK_PG": "dbname=postgres", "PGHOST": server.directory, "PGUSER": "brick", "PGPASSWORD": server.password]
+        let queued = try await PipedChild.run([program, schema, "q", "--enqueue", "1", "http://127.0.0.1:9/", "env"], environment: environment)
+        #expect(queued.status == 0, "\(queued.error)")
+        #expect(queued.error.contains("queued q ") && !queued.error.contains(server.password))
+        #expect(try Fleet.deliverer(schema, name: "q").pending().count == 1)
+        let refused = try await PipedChild.run(
+            [program, schema, "q", "--enqueue", "1", "http://127.0.0.1:9/", "env"], environment: environment.merging(["PGPASSWORD": "not-it-secret"]) { $1 })
+        #expect(refused.status == 1 && refused.error.contains("refused the connection") && !refused.error.contains("not-it-secret"))
+    }
 }
 #endif

@@ -30,9 +30,10 @@ enum Fleet {
     /// One deliverer (a process of the fleet, with its own connections) of the queue `name` in `schema`.
     static func deliverer(
         _ schema: String, name: String = "default", ordered: Bool = true, lease: Duration = .seconds(30), limits: DeliveryQueue.Limits = .init(),
-        on server: PostgresServer? = nil
+        retry: AutoRetryConfiguration = DeliveryQueue.defaultRetry, on server: PostgresServer? = nil
     ) throws -> DeliveryQueue {
-        try DeliveryQueue(postgres: database(server), schema: schema, name: name, ordered: ordered, lease: lease, session: session(), limits: limits)
+        try DeliveryQueue(
+            postgres: database(server), schema: schema, name: name, ordered: ordered, lease: lease, session: session(), retry: retry, limits: limits)
     }
 
     /// The queue's store (its connection, for statements a test runs itself).
