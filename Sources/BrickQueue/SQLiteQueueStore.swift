@@ -58,10 +58,13 @@ final class SQLiteQueueStore: QueueStore {
     func next(in queue: String) throws(QueueError) -> QueueCandidate {
         try database.connection.withLock { database throws(QueueError) -> QueueCandidate in
             var claim: Claim?
+            // Each part reads the (queue, state, id) index, never the whole queue.
+            let columns = "id, label, method, url, headers, body, body_file, attempts, state"
             try database.query(
                 """
-                SELECT id, label, method, url, headers, body, body_file, attempts, state FROM requests
-                WHERE queue = ? AND state IN ('sending', 'pending') ORDER BY state = 'sending' DESC, id LIMIT 1
+                SELECT * FROM (SELECT \(columns), 0 AS rank FROM requests WHERE queue = ?1 AND state = 'sending' ORDER BY id LIMIT 1)
+                UNION ALL SELECT * FROM (SELECT \(columns), 1 AS rank FROM requests WHERE queue = ?1 AND state = 'pending' ORDER BY id LIMIT 1)
+                ORDER BY rank LIMIT 1
                 """,
                 [.text(queue)]
             ) { row in

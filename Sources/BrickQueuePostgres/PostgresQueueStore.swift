@@ -88,19 +88,24 @@ final class PostgresQueueStore: QueueStore {
 
     /// An ordered queue: the request another process is sending (wait for it, at most until its lease ends),
     /// else one whose claimant's lease ran out, else the oldest waiting. An unordered queue: one whose
-    /// claimant's lease ran out, else the oldest waiting that nobody is sending; when every one is being
-    /// sent, wait at most until the first lease ends.
+    /// claimant's lease ran out, else one of the oldest waiting (one of the first four, at random, so that
+    /// processes looking at once seldom race for the same), else, when every one is being sent, wait at most
+    /// until the first lease ends. Each part reads the `(queue, state, id)` index, never the whole queue.
     func next(in queue: String) throws(QueueError) -> QueueCandidate {
         let live = "(state = 'sending' AND claimed_until > clock_timestamp())"
-        let order = ordered ? "\(live) DESC, (state = 'sending') DESC, id" : "\(live), (state = 'sending') DESC, claimed_until, id"
+        let columns = """
+            id, label, method, url, headers, body, body_file, attempts, state, \(live) AS live,
+            GREATEST(0, ceil(EXTRACT(EPOCH FROM claimed_until - clock_timestamp()) * 1000))::bigint AS remaining
+            """
+        // Ranks: ordered, live 0, lapsed 1, waiting 2; unordered, lapsed 0, waiting 1, live 2.
+        let sending = ordered
+            ? "SELECT \(columns), CASE WHEN \(live) THEN 0 ELSE 1 END AS rank FROM \(requests) WHERE queue = $1 AND state = 'sending' ORDER BY \(live) DESC, id LIMIT 1"
+            : "SELECT \(columns), CASE WHEN \(live) THEN 2 ELSE 0 END AS rank FROM \(requests) WHERE queue = $1 AND state = 'sending' ORDER BY \(live), claimed_until, id LIMIT 1"
+        let waiting = ordered
+            ? "SELECT \(columns), 2 AS rank FROM \(requests) WHERE queue = $1 AND state = 'pending' ORDER BY id LIMIT 1"
+            : "SELECT * FROM (SELECT \(columns), 1 AS rank FROM \(requests) WHERE queue = $1 AND state = 'pending' ORDER BY id LIMIT 4) oldest ORDER BY random() LIMIT 1"
         let rows = try connection.withLock { connection throws(QueueError) in
-            try connection.query(
-                """
-                SELECT id, label, method, url, headers, body, body_file, attempts, state, \(live),
-                    GREATEST(0, ceil(EXTRACT(EPOCH FROM claimed_until - clock_timestamp()) * 1000))::bigint
-                FROM \(requests) WHERE queue = $1 AND state IN ('pending', 'sending') ORDER BY \(order) LIMIT 1
-                """,
-                [.text(queue)])
+            try connection.query("SELECT * FROM ((\(sending)) UNION ALL (\(waiting))) candidates ORDER BY rank LIMIT 1", [.text(queue)])
         }
         guard !rows.isEmpty else { return .wait(nil) }
         if rows.bool(0, 9) { return .wait(.milliseconds(rows.integer(0, 10) + 10)) }
