@@ -79,7 +79,8 @@ public final class DeliveryQueue: Sendable {
         /// `bytes` bytes.
         package func check(count: Int, bytes: Int, adding size: Int) throws(QueueError) {
             guard count < maxRequests else { throw .full("it holds \(count) requests, its limit") }
-            guard bytes + size <= maxBytes else {
+            // Compared without adding: the counts come from the database.
+            guard size <= maxBytes, bytes <= maxBytes - size else {
                 throw .full("\(bytes) bytes held and \(size) more would pass its limit of \(maxBytes)")
             }
         }

@@ -108,7 +108,8 @@ final class PostgresQueueStore: QueueStore {
             try connection.query("SELECT * FROM ((\(sending)) UNION ALL (\(waiting))) candidates ORDER BY rank LIMIT 1", [.text(queue)])
         }
         guard !rows.isEmpty else { return .wait(nil) }
-        if rows.bool(0, 9) { return .wait(.milliseconds(rows.integer(0, 10) + 10)) }
+        // Another process holds the request: wait for its outcome, at most until its lease (a day at most) ends.
+        if rows.bool(0, 9) { return .wait(.milliseconds(min(max(rows.integer(0, 10), 0), 86_400_000) + 10)) }
         let stored = StoredRequest(method: rows.text(0, 2) ?? "GET", url: rows.text(0, 3) ?? "", headers: rows.bytes(0, 4) ?? Data(),
                                    body: rows.bytes(0, 5), bodyFile: rows.text(0, 6))
         return .ready(Claim(queue: queue, id: rows.integer(0, 0), label: rows.text(0, 1) ?? "", stored: stored,
