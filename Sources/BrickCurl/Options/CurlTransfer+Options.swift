@@ -148,6 +148,14 @@ extension CurlTransfer {
         }
     }
 
+    /// No proxy, whatever the environment says: an empty proxy turns the environment's off, and an empty list
+    /// of hosts that bypass it (there is none to bypass) spares libcurl reading `no_proxy` and `NO_PROXY`
+    /// from the environment for every request, which it does whenever that list is not set.
+    private static func goDirect(_ setter: inout OptionSetter) {
+        setter.string(CURLOPT_PROXY, "")
+        setter.string(CURLOPT_NOPROXY, "")
+    }
+
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or
     /// whatever curl's environment variables say (libcurl's default, so nothing is set unless they name
     /// no proxy at all).
@@ -157,8 +165,8 @@ extension CurlTransfer {
         case .environment:
             // libcurl reads the environment's proxy variables again for every request; when the process names
             // none (read once, as routes read them), the request goes direct, and saying so spares that.
-            if EnvironmentProxy.namesNoProxy { setter.string(CURLOPT_PROXY, "") }
-        case .direct: setter.string(CURLOPT_PROXY, "")  // an empty proxy turns the environment's off
+            if EnvironmentProxy.namesNoProxy { Self.goDirect(&setter) }
+        case .direct: Self.goDirect(&setter)
         case .through(let proxy):
             setter.string(CURLOPT_PROXY, proxy.url)
             setter.string(CURLOPT_NOPROXY, proxy.bypass.joined(separator: ","))  // also overrides no_proxy
