@@ -48,8 +48,9 @@ public final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t
     }
 
     /// The value's place in this object, which lives as long as the object does.
-    @usableFromInline var value: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToElements { $0 } }
+    /// Inlinable, as are `lock()` and `unlock()`: each was a call of its own around the one it makes.
+    @inlinable var value: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToElements { $0 } }
 
-    @usableFromInline func lock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_lock($0) } }
-    @usableFromInline func unlock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_unlock($0) } }
+    @inlinable func lock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_lock($0) } }
+    @inlinable func unlock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_unlock($0) } }
 }

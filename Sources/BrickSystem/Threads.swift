@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #else
 #error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
 #endif
@@ -65,7 +65,9 @@ private func nameThisThread(_ name: String) {
 }
 
 /// The calling thread's identity (`pthread_self`), to compare with a thread's own: what an engine-bound value
-/// checks on every access.
+/// checks on every access. Inlinable, so that a check is the `pthread_self` call and a compare, not a call
+/// into this module first.
+@inlinable @inline(__always)
 package func currentThreadID() -> UInt { UInt(pthread_self()) }
 
 /// A started thread that has not been detached: someone joins it (waits for it to end) or detaches it,

@@ -12,7 +12,7 @@ extension Session {
     /// `DataResponse<Value>` at run time (~2.5 k instructions a request).
     @_specialize(where Value == Data)
     @_specialize(where Value == String)
-    func run<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+    nonisolated(nonsending) func run<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         var value: Value?
         let outcome = await collect(plan) { response throws(BrickError) in value = try serializer.serialize(response) }
         return Self.response(outcome, value: value)

@@ -10,7 +10,7 @@ extension Session {
     /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
     /// (``FullPath``), so that the two stay equal in everything a caller can see.
     @inline(never)
-    func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
+    nonisolated(nonsending) func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
         let outcome = await sendOutcome(request, owner: plan.owner)
         if let head = outcome.response?.head, head.status == 429 || head.status == 503 { holdOrigin(after: head, url: request.url, requestType: plan.requestType) }

@@ -110,14 +110,25 @@ struct HeadParser {
         }
         let versionWord = word()
         let version = versionWord.count > 5  // after `HTTP/`
-            ? String(decoding: UnsafeRawBufferPointer(rebasing: versionWord[5...]), as: UTF8.self) : ""
+            ? Self.text(UnsafeRawBufferPointer(rebasing: versionWord[5...])) : ""
         var status = 0
         for digit in word() {
             guard digit >= 0x30 && digit <= 0x39, status < 100_000 else { status = 0; break }
             status = status * 10 + Int(digit - 0x30)
         }
         while index < line.count, line[index] == 0x20 { index += 1 }
-        let reason = String(decoding: UnsafeRawBufferPointer(rebasing: line[index...]), as: UTF8.self)
+        let reason = Self.text(UnsafeRawBufferPointer(rebasing: line[index...]))
         return ResponseHead(status: status, version: version, reason: reason)
+    }
+
+    /// `bytes` as a string; the usual versions and reason are literals, which need no decoding.
+    private static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        switch bytes.count {
+        case 0: return ""
+        case 1 where bytes[0] == 0x32: return "2"
+        case 2 where bytes[0] == 0x4F && bytes[1] == 0x4B: return "OK"
+        case 3 where bytes[0] == 0x31 && bytes[1] == 0x2E && bytes[2] == 0x31: return "1.1"
+        default: return String(decoding: bytes, as: UTF8.self)
+        }
     }
 }

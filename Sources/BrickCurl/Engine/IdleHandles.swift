@@ -3,7 +3,15 @@
 /// of libcurl's work for a small request on a kept-alive connection; a kept handle needs only the options
 /// of its next request.
 struct IdleHandles {
-    private var idle: [(handle: EasyHandle, profile: HandleProfile, values: KeptRequestValues)] = []
+    private var idle: [Entry] = []
+
+    /// One idle handle: a named struct, not a tuple, so that the list's copies are compiled for it (an array
+    /// of tuples copied and removed its elements through the runtime's generic tuple witnesses).
+    private struct Entry {
+        let handle: EasyHandle
+        let profile: HandleProfile
+        let values: KeptRequestValues
+    }
     /// At most this many handles wait, the least recently used one freed first (each holds libcurl's receive
     /// buffer).
     let capacity: Int
@@ -16,7 +24,7 @@ struct IdleHandles {
     /// The most recently kept handle of `profile`, taken out of the idle list; `nil` when there is none.
     mutating func take(matching profile: HandleProfile) -> (handle: EasyHandle, values: KeptRequestValues)? {
         guard let index = idle.lastIndex(where: { $0.profile == profile }) else { return nil }
-        let entry = idle.remove(at: index)
+        let entry = index == idle.count - 1 ? idle.removeLast() : idle.remove(at: index)
         return (entry.handle, entry.values)
     }
 
@@ -27,7 +35,7 @@ struct IdleHandles {
         guard capacity > 0, profile.body != .readThroughCallback else { return handle.destroy() }
         if idle.count == capacity { idle.removeFirst().handle.destroy() }
         handle.prepareForReuse()
-        idle.append((handle, profile, values))
+        idle.append(Entry(handle: handle, profile: profile, values: values))
     }
 
     /// Frees every idle handle.
