@@ -7,6 +7,8 @@ public struct TransportResponse: Sendable {
         get { storage.head }
         set { storage = storage.with { $0.head = newValue } }
     }
+    /// The final status code, as ``head`` has it: read without copying the head.
+    public var status: Int { storage.head.status }
     /// The body, decompressed.
     public var body: Data {
         get { storage.body }

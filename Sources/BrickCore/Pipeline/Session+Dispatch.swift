@@ -10,7 +10,7 @@ extension Session {
             return try await awaitResponse(of: makeTransfer(for: request), route: request.route, ownerID: ownerID)
         }
         let first = try await awaitResponse(of: makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
-        guard RedirectRule.isRedirect(first.head.status) else { return first }
+        guard RedirectRule.isRedirect(first.status) else { return first }
         return try await follow(first, of: request, ownerID: ownerID)
     }
 

@@ -13,7 +13,9 @@ extension Session {
     nonisolated(nonsending) func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
         let outcome = await sendOutcome(request, owner: plan.owner)
-        if let head = outcome.response?.head, head.status == 429 || head.status == 503 { holdOrigin(after: head, url: request.url, requestType: plan.requestType) }
+        if let response = outcome.response, response.status == 429 || response.status == 503 {
+            holdOrigin(after: response.head, url: request.url, requestType: plan.requestType)
+        }
         return Self.straightResponse(outcome, of: request, plan, serialize)
     }
 

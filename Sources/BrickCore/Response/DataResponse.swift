@@ -55,7 +55,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
     /// The error, if the request failed.
     @inlinable public var error: BrickError? { if case .failure(let error) = result { error } else { nil } }
     /// The status code, if a response arrived.
-    @inlinable public var statusCode: Int? { response?.head.status }
+    @inlinable public var statusCode: Int? { response?.status }
     /// The response's header fields (empty when no response arrived); typed readers for the common ones
     /// (`contentType`, `contentLength`, `eTag`, `lastModified`, `date`, `location`) are on `HTTPHeaders`.
     @inlinable public var headers: HTTPHeaders { response?.head.headers ?? HTTPHeaders() }

@@ -21,7 +21,7 @@ public struct ResponseValidation: Sendable, Equatable {
     /// Checks `response`.
     /// - Throws: ``ResponseValidationError``.
     public func validate(_ response: TransportResponse) throws(ResponseValidationError) {
-        let status = response.head.status
+        let status = response.status
         if let statusCodes, !statusCodes.contains(where: { $0.contains(status) }) {
             throw .unacceptableStatusCode(status)
         }

@@ -3,12 +3,15 @@ import CCurl
 import CCurlShim
 
 /// libcurl's C callbacks: they only find the ``CurlTransfer`` behind the context pointer and forward. The
-/// engine's list of running transfers keeps it alive until its handle has left the multi handle.
+/// engine's list of running transfers keeps it alive until its handle has left the multi handle, which is
+/// why the frequent callbacks borrow it (`_withUnsafeGuaranteedRef`) instead of retaining and releasing it
+/// around each call (a head's every line and each chunk of body).
 enum CurlCallbacks {
     static let write: brick_data_callback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+        return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.receive(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
     }
 
     static let read: brick_data_callback = { data, size, count, context in
@@ -43,13 +46,15 @@ enum CurlCallbacks {
 
     static let header: brick_data_callback = { data, size, count, context in
         guard let context else { return 0 }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.engine.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+        let taken = Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+            $0.engine.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        return taken ? size * count : 0
     }
 
     static let prerequest: brick_prereq_callback = { context, _, _, _, _ in
         guard let context else { return Int32(CURL_PREREQFUNC_ABORT) }
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-        return transfer.willSendRequest() ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
+        let sends = Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.willSendRequest() }
+        return sends ? Int32(CURL_PREREQFUNC_OK) : Int32(CURL_PREREQFUNC_ABORT)
     }
 }

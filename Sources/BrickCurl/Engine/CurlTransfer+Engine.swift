@@ -106,15 +106,17 @@ extension EngineSide {
             exceededCap = true
             return false
         }
-        if body.isEmpty && decoder == nil { reserveForContentLength() }
+        if body.isEmpty && decoder == nil {
+            var length: curl_off_t = -1
+            _ = brick_easy_getinfo_off(handle.raw, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+            if length == bytes.count, let start = bytes.baseAddress {
+                body = Data(bytes: start, count: bytes.count)  // the whole body in one piece: made at once
+                return true
+            }
+            if length > 0 && length <= maxBodySize { body.reserveCapacity(Int(length)) }
+        }
         body.append(contentsOf: bytes)
         return true
-    }
-
-    private mutating func reserveForContentLength() {
-        var length: curl_off_t = -1
-        _ = brick_easy_getinfo_off(handle.raw, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
-        if length > 0 && length <= maxBodySize { body.reserveCapacity(Int(length)) }
     }
 
     /// libcurl's header callback: one header line (engine thread). `false` refuses the response: its head

@@ -1,3 +1,4 @@
+import BrickSystem
 import BrickTransport
 
 /// Builds the final response head from the header lines libcurl hands over one by one.
@@ -52,7 +53,7 @@ struct HeadParser {
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
             fields.appendToLastValue(Self.trimmed(line))
-        } else if status >= 0, line.contains(0x3A) {
+        } else if status >= 0, containsByte(0x3A, in: line) {
             fields.append(line: line)
             if !namesContentEncoding, Self.isContentEncoding(line) { namesContentEncoding = true }
         }
