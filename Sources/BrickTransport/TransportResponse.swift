@@ -7,8 +7,9 @@ public struct TransportResponse: Sendable {
         get { storage.head }
         set { storage = storage.with { $0.head = newValue } }
     }
-    /// The final status code, as ``head`` has it: read without copying the head.
-    public var status: Int { storage.head.status }
+    /// The final status code, as ``head`` has it: read without copying the head (which the pipeline's status
+    /// checks and `DataResponse.statusCode` did on every call).
+    @usableFromInline package var status: Int { storage.head.status }
     /// The body, decompressed.
     public var body: Data {
         get { storage.body }
