@@ -1,11 +1,12 @@
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #else
 #error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
 #endif
 
 /// Whether `bytes` holds `byte`: the C library's `memchr`, which compares many bytes at a time (the engine
-/// asks it of every header line).
+/// asks it of every header line). Inlinable, so that the engine calls `memchr` itself.
+@inlinable
 package func containsByte(_ byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Bool {
     guard let start = bytes.baseAddress else { return false }
     return memchr(start, Int32(byte), bytes.count) != nil
