@@ -21,7 +21,9 @@ extension Session {
 
     /// The plain call's response, out of line (an async step's frame holds everything inlined into it).
     @inline(never)
-    private static func straightResponse(_ outcome: ResponseOutcome, of request: TransportRequest, _ plan: CallPlan, _ serialize: Serialize) -> DataResponse<Void> {
+    private static func straightResponse(
+        _ outcome: ResponseOutcome, of request: consuming TransportRequest, _ plan: CallPlan, _ serialize: Serialize
+    ) -> DataResponse<Void> {
         let result = validateAndSerialize(outcome, plan, serialize)
         return DataResponse(request: request, response: outcome.response, result: result, recorded: nil, cacheStatus: .notUsed)
     }

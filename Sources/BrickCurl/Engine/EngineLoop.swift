@@ -133,14 +133,14 @@ final class EngineLoop {
     private func launch(_ transfer: CurlTransfer, key: AdmissionKey?, waited: UInt64) {
         // A kept handle of the same profile, never reset (`curl_easy_reset` would return it to defaults that
         // libcurl then refuses to change, such as the receive buffer after an HTTP/2 transfer), or a new one.
-        let profile = HandleProfile(transfer.request, mode: transfer.mode)
+        let profile = HandleProfile(of: transfer, mode: transfer.mode)
         let kept = idleHandles.take(matching: profile)
         guard let handle = kept?.handle ?? EasyHandle.make() else {
             if let key { admission.uncount(key) }
             return deliver(transfer, failure: TransportError(.other, message: "libcurl could not allocate a handle"))
         }
         transfer.launch { side in
-            side.launch(handle: handle, profile: profile, kept: kept?.values ?? .none, request: transfer.request)
+            side.launch(handle: handle, profile: profile, kept: kept?.values ?? .none, of: transfer)
             side.flushQueue = flushQueue
             side.decodeQueue = decodeQueue
             side.admissionKey = key

@@ -66,13 +66,13 @@ struct EngineSide {
     var connectionWait: UInt64 = 0
 
     /// Fills in what the engine chose when it launched the transfer.
-    mutating func launch(handle: EasyHandle, profile: HandleProfile, kept: KeptRequestValues, request: TransportRequest) {
+    mutating func launch(handle: EasyHandle, profile: HandleProfile, kept: KeptRequestValues, of transfer: CurlTransfer) {
         self.handle = handle
         mode = profile.mode
         self.profile = profile
         keptValues = kept
-        hasUpload = request.body != nil && request.method != .head
-        let options = request.options
+        hasUpload = transfer.request.body != nil && transfer.request.method != .head
+        let options = transfer.request.options
         maxBodySize = options.maxBodySize
         maxHeaderSize = options.maxHeaderSize
     }

@@ -26,13 +26,15 @@ struct HandleProfile: Equatable {
         case readThroughCallback
     }
 
-    init(_ request: TransportRequest, mode: CurlTransfer.Mode) {
-        options = request.options
+    /// The profile of `transfer`, started in `mode`. Reads the request's fields where the transfer keeps it,
+    /// rather than taking a copy of the whole request.
+    init(of transfer: CurlTransfer, mode: CurlTransfer.Mode) {
+        options = transfer.request.options
         self.mode = mode
-        https = CurlTransfer.isHTTPS(request.url)
-        freshConnection = request.needsFreshConnection
-        method = request.method
-        body = switch request.body {
+        https = CurlTransfer.isHTTPS(transfer.request.url)
+        freshConnection = transfer.request.needsFreshConnection
+        method = transfer.request.method
+        body = switch transfer.request.body {
         case nil: .none
         case let body? where body.data != nil: .inMemory
         case _?: .readThroughCallback
