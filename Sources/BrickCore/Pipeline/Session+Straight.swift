@@ -9,6 +9,9 @@ extension Session {
     ///
     /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
     /// (``FullPath``), so that the two stay equal in everything a caller can see.
+    ///
+    /// It runs on its caller's executor (`nonisolated(nonsending)`, as ``run(_:serializer:)`` does), so that
+    /// entering it does not hop to the global executor first.
     @inline(never)
     nonisolated(nonsending) func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
