@@ -4,7 +4,8 @@ public import Glibc
 #error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
 #endif
 
-/// A value behind a lock: the one way this package shares mutable state between threads.
+/// A value behind a lock: how this package shares mutable state between threads (objects made for every
+/// request keep theirs behind a mutex of a fixed row instead: ``LockStripes``).
 ///
 /// It plays the part of `Synchronization.Mutex`, with a `pthread_mutex_t` underneath: ThreadSanitizer
 /// understands POSIX mutexes but not the raw futex calls `Mutex` makes on Linux, so with `Mutex` every

@@ -1,9 +1,10 @@
 /// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
 /// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
 ///
-/// A class, never changed once made: the pipeline's steps and closures each hold the plan, and sharing one
-/// costs a reference count where copying its dozen references cost a dozen.
-package final class CallPlan: Sendable {
+/// A value, never changed once made, handed to each step of the pipeline as a borrowed argument (no copy):
+/// the plain call makes none, so that its plan costs no allocation. Only the closures that outlive their
+/// call (a stream's, a callback's) keep a copy, a dozen references retained once.
+package struct CallPlan: Sendable {
     package let request: Result<TransportRequest, BrickError>
     let requestType: any Any.Type
     let modifiers: [any RequestModifier]

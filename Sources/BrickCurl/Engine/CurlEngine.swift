@@ -9,6 +9,9 @@ final class CurlEngine: Sendable {
     let stopped = EngineStopped()
     /// The engine thread, for the checks of the transfers' engine sides.
     let engineThread = EngineThread()
+    /// The mutexes that guard what each transfer's caller and the engine hand each other
+    /// (``CurlTransfer/withLock(_:)``), one picked per transfer.
+    let stripes = LockStripes()
 
     /// Initializes libcurl once per process. SIGPIPE is left as the application set it (a process-wide
     /// ignore would be inherited by every program the application spawns): the engine thread, where all

@@ -148,12 +148,11 @@ extension CurlTransfer {
         }
     }
 
-    /// No proxy, whatever the environment says: an empty proxy turns the environment's off, and an empty list
-    /// of hosts that bypass it (there is none to bypass) spares libcurl reading `no_proxy` and `NO_PROXY`
-    /// from the environment for every request, which it does whenever that list is not set.
+    /// No proxy, whatever the environment says: every host bypasses one (`*`). libcurl then reads neither
+    /// the environment's proxy variables nor `no_proxy` for a request, and copies no proxy string either
+    /// (an empty `CURLOPT_PROXY`, which also says "none", it copies for every request).
     private static func goDirect(_ setter: inout OptionSetter) {
-        setter.string(CURLOPT_PROXY, "")
-        setter.string(CURLOPT_NOPROXY, "")
+        setter.string(CURLOPT_NOPROXY, "*")
     }
 
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or

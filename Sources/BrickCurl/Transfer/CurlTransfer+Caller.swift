@@ -8,7 +8,7 @@ extension CurlTransfer {
         try request.validate()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Outcome, Never>) in
-                let early: Outcome? = state.withLock { state in
+                let early: Outcome? = withLock { state in
                     guard state.mode == nil else {
                         return .failure(TransportError(.invalidRequest, message: "a transfer can be started once"))
                     }
@@ -30,16 +30,16 @@ extension CurlTransfer {
         return try outcome.get()
     }
 
-    /// Takes `state`'s lock once after a continuation resumed: the engine took the waiter under that lock
+    /// Takes the transfer's mutex once after a continuation resumed: the engine took the waiter under that lock
     /// after it made the outcome, so taking it again orders the caller's reads after the engine's writes in
     /// a way ThreadSanitizer sees. The runtime's own hand-off of a continuation's value (atomics inside the
     /// concurrency library, which is not instrumented) it may not see: once, under load, it reported a
     /// response head's bytes, written on the engine thread, as raced with the caller reading them.
-    private func seeHandOff() { state.withLock { _ in } }
+    private func seeHandOff() { withLock { _ in } }
 
     func events() -> TransportEventStream {
         do { try request.validate() } catch { return TransportEventStream(failing: error) }
-        let shouldPost: Bool? = state.withLock { state in
+        let shouldPost: Bool? = withLock { state in
             guard state.mode == nil else { return nil }
             state.mode = .stream
             return !state.cancelled
@@ -56,7 +56,7 @@ extension CurlTransfer {
     func nextEvent() async throws(TransportError) -> TransportEvent? {
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<EventOutcome, Never>) in
-                let (ready, resumeEngine) = state.withLock { state -> (EventOutcome?, Bool) in
+                let (ready, resumeEngine) = withLock { state -> (EventOutcome?, Bool) in
                     let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)
                     if ready == nil { state.eventWaiter = waiter }
                     return (ready, resumeEngine)
@@ -72,7 +72,7 @@ extension CurlTransfer {
     }
 
     func cancel(because reason: TransportError) {
-        let (started, responseWaiter, eventWaiter) = state.withLock { state in
+        let (started, responseWaiter, eventWaiter) = withLock { state in
             guard !state.finished else { return (false, nil, nil) as (Bool, UnsafeContinuation<Outcome, Never>?, UnsafeContinuation<EventOutcome, Never>?) }
             state.finished = true
             state.cancelled = true

@@ -2,7 +2,7 @@ import BrickSystem
 import BrickTransport
 import FoundationEssentials
 
-/// What the engine hands the caller, under the shared lock: the outcome of a collected transfer, and a
+/// What the engine hands the caller, under the transfer's mutex: the outcome of a collected transfer, and a
 /// stream's head, chunks, progress reports, end or failure, with back-pressure (a stream whose queue is
 /// full pauses until its consumer drained half).
 extension CurlTransfer {
@@ -14,7 +14,7 @@ extension CurlTransfer {
 
     /// Delivers the outcome of a collected transfer (engine thread). Ignored after cancellation.
     func complete(_ outcome: Outcome) {
-        let waiter = state.withLock { state -> UnsafeContinuation<Outcome, Never>? in
+        let waiter = withLock { state -> UnsafeContinuation<Outcome, Never>? in
             guard !state.finished else { return nil }
             state.finished = true
             defer { state.responseWaiter = nil }
@@ -36,7 +36,7 @@ extension CurlTransfer {
     /// queue's tail, so that reports never pile up behind a slow consumer. Like a chunk, it waits for the
     /// engine's ``flush()`` to wake the consumer.
     func report(_ event: TransportEvent) {
-        state.withLock { state in
+        withLock { state in
             guard !state.finished else { return }
             if let last = state.events.last, last.isProgress(like: event) {
                 state.events[state.events.count - 1] = event
@@ -51,7 +51,7 @@ extension CurlTransfer {
     /// An accepted chunk does not wake the consumer: the engine calls ``flush()`` once its pass over the
     /// sockets is done, so that a fast consumer is woken once per pass rather than once per 16 KiB.
     func offer(_ bytes: UnsafeRawBufferPointer) -> ChunkVerdict {
-        state.withLock { state in
+        withLock { state in
             if state.finished { return .abort }
             if state.queuedBytes >= request.options.streamBufferSize {
                 state.pausedByEngine = true
@@ -66,7 +66,7 @@ extension CurlTransfer {
     /// Whether decoded body may be queued now (engine thread): `.full` (and the engine then counts as
     /// having paused the transfer, so that the consumer's reads ask to resume it) or `.finished`.
     func roomForBody() -> BodyRoom {
-        state.withLock { state in
+        withLock { state in
             if state.finished { return .finished }
             guard state.queuedBytes < request.options.streamBufferSize else {
                 state.pausedByEngine = true
@@ -83,7 +83,7 @@ extension CurlTransfer {
     /// transfer is over.
     func acceptBody(_ chunk: Data) -> Bool {
         chunk.withUnsafeBytes { bytes in
-            state.withLock { state in
+            withLock { state in
                 guard !state.finished else { return false }
                 state.queuedBytes += bytes.count
                 state.appendBody(bytes)
@@ -107,7 +107,7 @@ extension CurlTransfer {
 
     /// Applies `change`, then hands the next event (or the end, or the failure) to a waiting consumer.
     private func update(_ change: (inout SharedState) -> Void) {
-        let (waiter, ready, resumeEngine) = state.withLock { state -> (UnsafeContinuation<EventOutcome, Never>?, EventOutcome?, Bool) in
+        let (waiter, ready, resumeEngine) = withLock { state -> (UnsafeContinuation<EventOutcome, Never>?, EventOutcome?, Bool) in
             change(&state)
             guard let waiter = state.eventWaiter else { return (nil, nil, false) }
             let (ready, resumeEngine) = state.takeReady(bufferSize: request.options.streamBufferSize)

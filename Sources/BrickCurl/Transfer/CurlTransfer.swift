@@ -2,11 +2,12 @@ import BrickSystem
 import BrickTransport
 
 /// One request on its way through the libcurl transport, in one object: what its caller holds (the
-/// `TransportTransfer`), the state the caller and the engine hand each other (``SharedState``, behind one
-/// lock), and the engine's own part (``EngineSide``: the easy handle, the head being parsed, the collected
+/// `TransportTransfer`), the state the caller and the engine hand each other (``SharedState``, behind the
+/// mutex this transfer picked from the engine's row: ``withLock(_:)``), and the engine's own part (``EngineSide``: the easy handle, the head being parsed, the collected
 /// body), which only the engine thread touches.
 ///
-/// `@unchecked Sendable`, for two reasons one can point to: what both sides touch is ``state``, a `Locked`;
+/// `@unchecked Sendable`, for two reasons one can point to: what both sides touch is ``shared``, read and
+/// written only inside ``withLock(_:)``, under the mutex this transfer picked from the engine's ``LockStripes``;
 /// the engine's part is reached only through ``engine``, whose every access checks, in release builds too,
 /// that it runs on this transfer's engine thread (as swift-nio's `NIOLoopBound` does). That part is made on
 /// the caller's thread from defaults, before the transfer is posted to the
@@ -20,8 +21,12 @@ final class CurlTransfer: TransportTransfer, TransportEventSource, @unchecked Se
 
     let request: TransportRequest
     let transport: CurlTransport
-    /// What the caller and the engine hand each other.
-    let state = Locked(SharedState())
+    /// What the caller and the engine hand each other, reached through ``withLock(_:)`` only (a mutex of the
+    /// engine's row guards it, not the runtime's exclusivity checks).
+    @exclusivity(unchecked) private var shared = SharedState()
+    /// The mutex of the engine's row (``CurlEngine/stripes``) that guards ``shared``: picked once, in `init`,
+    /// and valid as long as ``transport`` (and with it the engine), which this transfer holds.
+    @exclusivity(unchecked) private var lock: StripeLock
 
     /// The engine's part, reached through ``engine`` only. Made here, on the caller's thread, of defaults
     /// (nothing any other thread holds); filled in by the engine when it launches the transfer
@@ -31,6 +36,8 @@ final class CurlTransfer: TransportTransfer, TransportEventSource, @unchecked Se
     init(request: TransportRequest, transport: CurlTransport) {
         self.request = request
         self.transport = transport
+        lock = transport.engine.stripes.lock(for: transport)  // a placeholder until `self` exists
+        lock = transport.engine.stripes.lock(for: self)
     }
 
     /// The engine's part of the transfer, borrowed or changed in place. Every access checks that it runs on
@@ -77,8 +84,16 @@ final class CurlTransfer: TransportTransfer, TransportEventSource, @unchecked Se
         precondition(engineSide.engineThread == currentThreadID(), "a transfer's engine side is touched on its engine thread only, once launched")
     }
 
-    /// How the transfer was started; read by the engine thread when it launches the transfer.
-    var mode: Mode { state.withLock { $0.mode ?? .collect } }
+    /// Runs `body` with the state the caller and the engine hand each other, under the mutex this transfer
+    /// picked from the engine's row (``lock``): one of a fixed few, so that a transfer allocates no mutex of
+    /// its own. `body` touches this transfer's state only.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout SharedState) throws(Never) -> Result) -> Result {
+        lock.withLock { () throws(Never) -> Result in body(&shared) }
+    }
 
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    /// How the transfer was started; read by the engine thread when it launches the transfer.
+    var mode: Mode { withLock { $0.mode ?? .collect } }
+
+    var isCancelled: Bool { withLock { $0.cancelled } }
 }
