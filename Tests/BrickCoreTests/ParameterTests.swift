@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// One byte to escape (or one unreserved) at every position of a 40-byte unreserved text: each ASCII
+    /// byte and two longer scalars, the text around them unchanged and the byte escaped as it is alone.
+    @Test func percentEncodingFindsOneByteAnywhereInALongText() {
+        let scalars = (0...0x7F).compactMap(UnicodeScalar.init) + ["\u{E9}", "\u{1F600}"]
+        for scalar in scalars {
+            let escaped = PercentEncoding.encode(String(scalar))
+            for position in 0..<40 {
+                let text = String(repeating: "x", count: position) + String(scalar) + String(repeating: "Z", count: 39 - position)
+                let expected = String(repeating: "x", count: position) + escaped + String(repeating: "Z", count: 39 - position)
+                #expect(PercentEncoding.encode(text) == expected, "\(scalar.value) at \(position)")
+            }
+        }
+    }
+
     @Test func encodesEveryValueKind() {
         let builder = ParameterBuilder {
             TextParameter("s", name: "string")
