@@ -27,12 +27,12 @@ extension Session {
         case .answer(let entry):
             var response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             response.call = CallLine(base)
-            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan.validation, serialize))
             outcome.cacheStatus = step.status
             return outcome
         case .answerPart(var response):
             response.call = CallLine(base)
-            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan.validation, serialize))
             outcome.cacheStatus = step.status
             return outcome
         case .answerAndRevalidate(let entry), .answerOffline(let entry):
@@ -43,7 +43,7 @@ extension Session {
             }
             var response = TransportResponse(head: CachePolicy.served(entry, now: Date()), body: entry.body)
             response.call = CallLine(base)
-            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan, serialize))
+            var outcome = DataResponse(request: base, response: response, result: Self.validateAndSerialize(.success(response), plan.validation, serialize))
             outcome.cacheStatus = .stale
             return outcome
         case .notCached:

@@ -39,7 +39,7 @@ extension RequestType {
         var interceptors = modifiers.compactMap { $0 as? any Interceptor }
         if let authentication { interceptors.append(authentication) }
         return CallPlan(
-            request: request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
+            request: consume request, requestType: Self.self, modifiers: modifiers, interceptors: interceptors,
             requestLogging: requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency,
             cacheMode: cacheMode, validation: validation, originPolicy: originPolicy, hedging: hedging, owner: ObjectIdentifier(self))
     }

@@ -58,7 +58,7 @@ extension Session {
             case .replay(let reason): return ended(.again(reason: reason, delay: .zero, error: outcome.error))
             }
         }
-        var result = Self.validateAndSerialize(outcome, plan, serialize)
+        var result = Self.validateAndSerialize(outcome, plan.validation, serialize)
         if case .failure(let error) = result, !error.isCancelled, !configuration.errorHandlers.isEmpty || takesFullPath {
             switch await CompositeErrorHandler(configuration.errorHandlers).handle(error, context: context) {
             case .unhandled: break
@@ -100,11 +100,11 @@ extension Session {
     }
 
     @inline(never)
-    static func validateAndSerialize(_ outcome: ResponseOutcome, _ plan: CallPlan, _ serialize: Serialize) -> Result<Void, BrickError> {
+    static func validateAndSerialize(_ outcome: ResponseOutcome, _ validation: ResponseValidation, _ serialize: Serialize) -> Result<Void, BrickError> {
         switch outcome {
         case .failure(let error): return .failure(error)
         case .success(let response):
-            do { try plan.validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+            do { try validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
             return Self.serialize(response, serialize)
         }
     }

@@ -12,9 +12,9 @@ extension Session {
     /// `DataResponse<Value>` at run time (~2.5 k instructions a request).
     @_specialize(where Value == Data)
     @_specialize(where Value == String)
-    nonisolated(nonsending) func run<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+    nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         var value: Value?
-        let outcome = await collect(plan) { response throws(BrickError) in value = try serializer.serialize(response) }
+        let outcome = await collect(consume plan) { response throws(BrickError) in value = try serializer.serialize(response) }
         return Self.response(outcome, value: value)
     }
 
@@ -39,9 +39,9 @@ extension Session {
     /// Each way reads the request from `plan` itself, so that this step's frame (allocated while the request
     /// is on its way) holds no request.
     @inline(never)
-    private func collect(_ plan: CallPlan, serialize: Serialize) async -> DataResponse<Void> {
+    private func collect(_ plan: consuming CallPlan, serialize: Serialize) async -> DataResponse<Void> {
         switch way(of: plan) {
-        case .straight: await collectStraight(plan, serialize)
+        case .straight: await collectStraight(consume plan, serialize)
         case .loop: await collectAttempts(plan, serialize)
         case .cache: await collectThroughCache(plan, serialize)
         case .unbuilt: Self.unbuilt(plan)

@@ -13,21 +13,27 @@ extension Session {
     /// It runs on its caller's executor (`nonisolated(nonsending)`, as ``run(_:serializer:)`` does), so that
     /// entering it does not hop to the global executor first.
     @inline(never)
-    nonisolated(nonsending) func collectStraight(_ plan: CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
-        guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
-        let outcome = await sendOutcome(request, owner: plan.owner)
-        if let response = outcome.response, response.status == 429 || response.status == 503 {
-            holdOrigin(after: response.head, url: request.url, requestType: plan.requestType)
+    nonisolated(nonsending) func collectStraight(_ plan: consuming CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
+        let owner = plan.owner, requestType = plan.requestType, validation = plan.validation
+        // The plan's request is taken out of it, not copied: it goes to the response at the end.
+        let request: TransportRequest
+        switch (consume plan).request {
+        case .success(let built): request = built
+        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }
-        return Self.straightResponse(outcome, of: request, plan, serialize)
+        let outcome = await sendOutcome(request, owner: owner)
+        if let response = outcome.response, response.status == 429 || response.status == 503 {
+            holdOrigin(after: response.head, url: request.url, requestType: requestType)
+        }
+        return Self.straightResponse(outcome, of: consume request, validation, serialize)
     }
 
     /// The plain call's response, out of line (an async step's frame holds everything inlined into it).
     @inline(never)
     private static func straightResponse(
-        _ outcome: ResponseOutcome, of request: consuming TransportRequest, _ plan: CallPlan, _ serialize: Serialize
+        _ outcome: ResponseOutcome, of request: consuming TransportRequest, _ validation: ResponseValidation, _ serialize: Serialize
     ) -> DataResponse<Void> {
-        let result = validateAndSerialize(outcome, plan, serialize)
+        let result = validateAndSerialize(outcome, validation, serialize)
         return DataResponse(request: request, response: outcome.response, result: result, recorded: nil, cacheStatus: .notUsed)
     }
 }

@@ -27,7 +27,10 @@ extension CurlTransfer {
             cancel()
         }
         seeHandOff()
-        return try outcome.get()
+        switch consume outcome {  // the response moved out, not copied
+        case .success(let response): return response
+        case .failure(let error): throw error
+        }
     }
 
     /// Takes the transfer's mutex once after a continuation resumed: the engine took the waiter under that lock
