@@ -19,7 +19,58 @@ extension TransportRequest {
     }
 
     /// Checks a URL's bytes: an http or https scheme (any case), `://`, a host, no space or control byte.
+    /// The usual URL is recognized in one pass first (``isPlainValid(_:)``); any other goes through every
+    /// step of ``checkInFull(url:)``.
     static func check(url bytes: UnsafeBufferPointer<UInt8>) -> URLVerdict {
+        isPlainValid(bytes) ? .valid(nonASCII: false) : checkInFull(url: bytes)
+    }
+
+    /// Whether `bytes` is the usual URL, in one pass: `http` or `https` (any case), `://`, a host of ASCII
+    /// letters, digits, `.`, `-` and `_`, a port of up to five digits no larger than 65535, then nothing or
+    /// a `/`, `?` or `#` followed by printable ASCII. Every URL it accepts, ``checkInFull(url:)`` accepts
+    /// too (a host of those bytes is one a name may have; the tests compare the two); for any other,
+    /// `false`, and the full check decides.
+    static func isPlainValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 7, bytes[0] | 0x20 == UInt8(ascii: "h"), bytes[1] | 0x20 == UInt8(ascii: "t"),
+            bytes[2] | 0x20 == UInt8(ascii: "t"), bytes[3] | 0x20 == UInt8(ascii: "p")
+        else { return false }
+        var index = bytes[4] | 0x20 == UInt8(ascii: "s") ? 5 : 4
+        guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return false }
+        index += 3
+        let hostStart = index
+        while index < bytes.count, isPlainHostByte(bytes[index]) { index += 1 }
+        guard index > hostStart else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+            index += 1
+            let portStart = index
+            var port = 0
+            while index < bytes.count, bytes[index] &- 0x30 < 10 {
+                guard index - portStart < 5 else { return false }
+                port = port * 10 + Int(bytes[index] &- 0x30)
+                index += 1
+            }
+            guard port <= 65535 else { return false }
+        }
+        guard index == bytes.count || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+            || bytes[index] == UInt8(ascii: "#")
+        else { return false }
+        while index < bytes.count {
+            guard bytes[index] > 0x20, bytes[index] < 0x7F else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// An ASCII letter, digit, `.`, `-` or `_`: what the usual host name is made of.
+    private static func isPlainHostByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: ".")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+    }
+
+    /// Every step of ``check(url:)``, for any URL.
+    static func checkInFull(url bytes: UnsafeBufferPointer<UInt8>) -> URLVerdict {
         var colon = 0
         while colon < bytes.count, bytes[colon] != UInt8(ascii: ":") {
             guard isSchemeByte(bytes[colon]) else { return .notAbsolute }

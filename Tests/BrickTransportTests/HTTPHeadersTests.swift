@@ -1,4 +1,4 @@
-import BrickTransport
+@testable import BrickTransport
 import Foundation
 import Testing
 
@@ -90,6 +90,28 @@ import Testing
     func refusesOtherURLs(url: String, kind: TransportError.Kind) throws {
         let error = try #require(throws: TransportError.self) { try TransportRequest(url: url).validate() }
         #expect(error.kind == kind)
+    }
+
+    /// The one-pass check of the usual URL accepts nothing the full check refuses: every byte at every
+    /// position of a few usual URLs, each changed URL judged both ways.
+    @Test(arguments: ["http://a.b-c_d:8080/p?q#f", "HTTPS://X:65535", "http://h:00065/", "https://h?x"])
+    func theOnePassCheckAcceptsOnlyWhatTheFullCheckAccepts(seed: String) {
+        var accepted = 0
+        for position in 0..<seed.utf8.count {
+            for byte in UInt8.min...UInt8.max {
+                var bytes = Array(seed.utf8)
+                bytes[position] = byte
+                bytes.withUnsafeBufferPointer { url in
+                    guard TransportRequest.isPlainValid(url) else { return }
+                    accepted += 1
+                    guard case .valid(nonASCII: false) = TransportRequest.checkInFull(url: url) else {
+                        Issue.record("the one-pass check accepts \(String(decoding: url, as: UTF8.self).debugDescription)")
+                        return
+                    }
+                }
+            }
+        }
+        #expect(accepted > seed.utf8.count, "the one-pass check took the usual URLs")
     }
 
     @Test func refusesAMethodThatIsNotAToken() throws {

@@ -1,7 +1,7 @@
 @testable import BrickCassette
 @testable import BrickCore
 @testable import BrickCurl
-import BrickTransport
+@testable import BrickTransport
 @testable import Bricks
 import CCurl
 import CNetlink
@@ -209,6 +209,13 @@ enum FuzzTarget: String, CaseIterable {
     /// URL validation agrees with libcurl's parser: a URL the transport accepts, libcurl parses; its host is
     /// found; a redirect resolved against it is absolute.
     static func url(_ text: String) {
+        var bytes = text
+        bytes.withUTF8 { url in
+            guard TransportRequest.isPlainValid(url), case .valid(nonASCII: false) = TransportRequest.checkInFull(url: url) else {
+                precondition(!TransportRequest.isPlainValid(url), "the one-pass URL check accepts what the full check refuses")
+                return
+            }
+        }
         let request = TransportRequest(url: text)
         if (try? request.validate()) != nil {
             precondition(TransportRequest.host(of: text) != nil, "a valid URL without a host")
