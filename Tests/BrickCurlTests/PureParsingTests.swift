@@ -30,6 +30,35 @@ import Testing
         #expect(parser.head?.headers["X-Long"] == "first second")
     }
 
+    /// A body is decoded only when the head names a `Content-Encoding`: the name in any case, spaces or tabs
+    /// before its colon, and nothing else: every one-byte change of the name but a letter's case makes
+    /// another name.
+    @Test func recognizesTheContentEncodingFieldByItsNameAlone() {
+        func names(_ line: [UInt8]) -> Bool {
+            var parser = HeadParser()
+            parser.feed("HTTP/1.1 200 OK\r\n"[...])
+            (line + [0x0D, 0x0A]).withUnsafeBytes { parser.feed($0) }
+            return parser.namesContentEncoding
+        }
+        for line in ["Content-Encoding: gzip", "content-encoding:br", "CONTENT-ENCODING \t: x", "cOnTeNt-EnCoDiNg:"] {
+            #expect(names(Array(line.utf8)), "\(line)")
+        }
+        for line in ["Content-Encodings: gzip", "Content-Type: text/plain", "Content-Encoding", "X-Content-Encoding: gzip",
+                     "Content-Encoding x: gzip", "Content_Encoding: gzip", "Content\rEncoding: gzip"] {
+            #expect(!names(Array(line.utf8)), "\(line.debugDescription)")
+        }
+        let name = Array("Content-Encoding".utf8)
+        for position in name.indices {
+            for byte in UInt8.min...UInt8.max {
+                let isLetter = (name[position] | 0x20) >= 0x61 && (name[position] | 0x20) <= 0x7A
+                let sameName = byte == name[position] || (isLetter && byte == name[position] ^ 0x20)
+                var changed = name
+                changed[position] = byte
+                #expect(names(changed + Array(": gzip".utf8)) == sameName, "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test func aMalformedStatusBecomesZeroNotACrash() {
         #expect(HeadParser.parseStatusLine("HTTP/1.1 abc nope").status == 0)
         #expect(HeadParser.parseStatusLine("HTTP/").status == 0)

@@ -27,8 +27,9 @@ extension Session {
         } else {
             .failure(.transport(.cancelled))  // not reached: a call that succeeded has its value
         }
+        // The parts are taken out of `outcome` (read, they would be copied: a request's every string retained).
         return DataResponse(
-            request: outcome.request, response: outcome.response, result: result, recorded: outcome.recorded,
+            request: outcome.request.take(), response: outcome.response.take(), result: result, recorded: outcome.recorded.take(),
             cacheStatus: outcome.cacheStatus)
     }
 

@@ -17,7 +17,7 @@ extension Session {
         let owner = plan.owner, requestType = plan.requestType, validation = plan.validation
         // The plan's request is taken out of it, not copied: it goes to the response at the end.
         let request: TransportRequest
-        switch (consume plan).request {
+        switch plan.takeRequest() {
         case .success(let built): request = built
         case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
         }

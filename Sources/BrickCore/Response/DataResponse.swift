@@ -3,9 +3,9 @@
 public struct DataResponse<Value: Sendable>: Sendable {
     /// The request as it was sent (after the session's headers and the parameters were applied), or `nil`
     /// when it could not even be built.
-    public let request: TransportRequest?
+    public internal(set) var request: TransportRequest?
     /// The raw response: head, body and metrics, when one arrived.
-    public let response: TransportResponse?
+    public internal(set) var response: TransportResponse?
     /// The serialized value, or why there is none.
     public let result: Result<Value, BrickError>
 
@@ -19,7 +19,7 @@ public struct DataResponse<Value: Sendable>: Sendable {
 
     /// The attempts as the attempt loop recorded them; `nil` for a call of one attempt that went straight
     /// (``attempts`` is then made from the request, the response and the error when someone asks).
-    @usableFromInline let recorded: [AttemptRecord]?
+    @usableFromInline var recorded: [AttemptRecord]?
 
     /// What the session's response cache did: ``CacheStatus/hit`` (no attempt was made), revalidated by a
     /// `304`, a miss, or not used.

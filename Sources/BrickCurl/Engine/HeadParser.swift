@@ -65,14 +65,14 @@ struct HeadParser {
 
     /// Whether `line` is a `Content-Encoding` field (its name in any case, spaces before the colon allowed).
     private static func isContentEncoding(_ line: UnsafeRawBufferPointer) -> Bool {
-        let name: StaticString = "content-encoding"
-        guard line.count > name.utf8CodeUnitCount, line[0] | 0x20 == UInt8(ascii: "c") else { return false }
-        let matches = name.withUTF8Buffer { name in
-            // Bit 0x20 makes an ASCII letter lowercase; the name's only other byte, "-", is compared as it is.
-            (0..<name.count).allSatisfy { name[$0] == 0x2D ? line[$0] == 0x2D : line[$0] | 0x20 == name[$0] }
-        }
-        guard matches else { return false }
-        var next = name.utf8CodeUnitCount
+        guard line.count > 16 else { return false }
+        // The name's two halves, `content-` and `encoding`, as two 8-byte words (their first byte lowest).
+        // Bit 0x20 makes an ASCII letter lowercase (and no other byte that letter); the `-` is compared
+        // as it is, so it is left out of the mask.
+        let first = UInt64(littleEndian: line.loadUnaligned(as: UInt64.self)) | 0x0020_2020_2020_2020
+        let second = UInt64(littleEndian: line.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) | 0x2020_2020_2020_2020
+        guard first == 0x2D74_6E65_746E_6F63, second == 0x676E_6964_6F63_6E65 else { return false }  // "content-", "encoding"
+        var next = 16
         while next < line.count, line[next] == 0x20 || line[next] == 0x09 { next += 1 }
         return next < line.count && line[next] == 0x3A
     }

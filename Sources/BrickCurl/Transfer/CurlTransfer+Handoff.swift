@@ -13,7 +13,7 @@ extension CurlTransfer {
     func wake() { transport.engine.mailbox.post(.resume(self)) }
 
     /// Delivers the outcome of a collected transfer (engine thread). Ignored after cancellation.
-    func complete(_ outcome: Outcome) {
+    func complete(_ outcome: consuming Outcome) {
         let waiter = withLock { state -> UnsafeContinuation<Outcome, Never>? in
             guard !state.finished else { return nil }
             state.finished = true
