@@ -6,7 +6,8 @@ extension RequestType where Self: ResponseType {
     /// Runs in the caller's isolation; Task cancellation cancels the transfer.
     /// - Throws: ``BrickError``: the transport failed, or the response could not be serialized.
     public nonisolated(nonsending) func response() async throws(BrickError) -> SerializedObject {
-        try await dataResponse().result.get()
+        let session = self.session  // as ``dataResponse()`` does, without its step in between
+        return try await session.run(makePlan(on: session), serializer: responseSerializer).result.get()
     }
 
     /// Sends the request and returns everything about it: the request sent, the raw response with its

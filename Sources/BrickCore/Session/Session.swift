@@ -93,7 +93,7 @@ public final class Session: Sendable {
     /// Whether every call takes every step of the attempt loop (``FullPath``); read once, when the session is made.
     let takesFullPath = FullPath.isForced
     /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
-    /// (``collectStraight(_:request:_:)``): nothing of the session's needs the attempt loop (no interceptor,
+    /// (``collectStraight(_:_:)``): nothing of the session's needs the attempt loop (no interceptor,
     /// error handler, observer, cookie jar, breaker for every call or limit of calls per origin), and the full
     /// path is not forced.
     let takesStraightPath: Bool
