@@ -1,12 +1,11 @@
 /// A request ready for the session's pipeline: built once, adapted again on every attempt. (What the
 /// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
 ///
-/// A value, never changed once made (the plain call only takes its request out at the end:
-/// ``takeRequest()``), handed to each step of the pipeline as a borrowed argument (no copy): the plain call
-/// makes none, so that its plan costs no allocation. Only the closures that outlive their call (a stream's,
+/// A value, never changed once made, handed to each step of the pipeline as a borrowed argument (no copy):
+/// the plain call makes none, so that its plan costs no allocation. Only the closures that outlive their call (a stream's,
 /// a callback's) keep a copy, a dozen references retained once.
 package struct CallPlan: Sendable {
-    package private(set) var request: Result<TransportRequest, BrickError>
+    package let request: Result<TransportRequest, BrickError>
     let requestType: any Any.Type
     let modifiers: [any RequestModifier]
     let interceptors: [any Interceptor]
@@ -59,13 +58,3 @@ extension CallPlan {
     }
 }
 
-extension CallPlan {
-    /// Takes the request out of the plan (moved, not copied: a copy retains every string in it), leaving a
-    /// failure in its place: for the plain call, whose plan ends there and whose request goes on to its
-    /// response.
-    mutating func takeRequest() -> Result<TransportRequest, BrickError> {
-        var taken = Result<TransportRequest, BrickError>.failure(.shutDown)
-        swap(&taken, &request)
-        return taken
-    }
-}

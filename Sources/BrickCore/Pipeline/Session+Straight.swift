@@ -14,26 +14,28 @@ extension Session {
     /// entering it does not hop to the global executor first.
     @inline(never)
     nonisolated(nonsending) func collectStraight(_ plan: consuming CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
-        let owner = plan.owner, requestType = plan.requestType, validation = plan.validation
-        // The plan's request is taken out of it, not copied: it goes to the response at the end.
-        let request: TransportRequest
-        switch plan.takeRequest() {
-        case .success(let built): request = built
-        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
-        }
-        let outcome = await sendOutcome(request, owner: owner)
-        if let response = outcome.response, response.status == 429 || response.status == 503 {
-            holdOrigin(after: response.head, url: request.url, requestType: requestType)
-        }
-        return Self.straightResponse(outcome, of: consume request, validation, serialize)
+        // The plan is read, never changed: changed, it would be moved into this step's frame (allocated while
+        // the request is on its way), all 300 bytes of it.
+        guard case .success(let request) = plan.request else { return Self.unbuilt(plan) }
+        let outcome = await sendOutcome(request, owner: plan.owner)
+        return straightResponse(outcome, of: request, plan, serialize)
     }
 
-    /// The plain call's response, out of line (an async step's frame holds everything inlined into it).
+    /// The plain call's response, out of line (an async step's frame holds everything inlined into it): a
+    /// `429` or `503` may hold its origin back, then validation and the serializer; the response is moved
+    /// into the call's, not copied.
     @inline(never)
-    private static func straightResponse(
-        _ outcome: ResponseOutcome, of request: consuming TransportRequest, _ validation: ResponseValidation, _ serialize: Serialize
+    private func straightResponse(
+        _ outcome: consuming ResponseOutcome, of request: consuming TransportRequest, _ plan: borrowing CallPlan, _ serialize: Serialize
     ) -> DataResponse<Void> {
-        let result = validateAndSerialize(outcome, validation, serialize)
-        return DataResponse(request: request, response: outcome.response, result: result, recorded: nil, cacheStatus: .notUsed)
+        if let status = outcome.response?.status, status == 429 || status == 503, let response = outcome.response {
+            holdOrigin(after: response.head, url: request.url, requestType: plan.requestType)
+        }
+        let result = Self.validateAndSerialize(outcome, plan.validation, serialize)
+        let response: TransportResponse? = switch consume outcome {
+        case .success(let response): response
+        case .failure: nil
+        }
+        return DataResponse(request: request, response: response, result: result, recorded: nil, cacheStatus: .notUsed)
     }
 }
