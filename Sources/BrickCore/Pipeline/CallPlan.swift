@@ -2,8 +2,8 @@
 /// response becomes is not part of it: a collected call hands its serializer to the pipeline beside it.)
 ///
 /// A value, never changed once made, handed to each step of the pipeline as a borrowed argument (no copy):
-/// the plain call makes none, so that its plan costs no allocation. Only the closures that outlive their call (a stream's,
-/// a callback's) keep a copy, a dozen references retained once.
+/// the plain call makes none, so that its plan costs no allocation. Only the closures that outlive their
+/// call (a stream's, a callback's) keep a copy, a dozen references retained once.
 package struct CallPlan: Sendable {
     package let request: Result<TransportRequest, BrickError>
     let requestType: any Any.Type
@@ -57,4 +57,3 @@ extension CallPlan {
             validation: validation, originPolicy: originPolicy, hedging: hedging, owner: owner)
     }
 }
-

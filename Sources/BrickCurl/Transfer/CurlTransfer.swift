@@ -3,12 +3,13 @@ import BrickTransport
 
 /// One request on its way through the libcurl transport, in one object: what its caller holds (the
 /// `TransportTransfer`), the state the caller and the engine hand each other (``SharedState``, behind the
-/// mutex this transfer picked from the engine's row: ``withLock(_:)``), and the engine's own part (``EngineSide``: the easy handle, the head being parsed, the collected
-/// body), which only the engine thread touches.
+/// mutex this transfer picked from the engine's row: ``withLock(_:)``), and the engine's own part
+/// (``EngineSide``: the easy handle, the head being parsed, the collected body), which only the engine
+/// thread touches.
 ///
 /// `@unchecked Sendable`, for two reasons one can point to: what both sides touch is ``shared``, read and
-/// written only inside ``withLock(_:)``, under the mutex this transfer picked from the engine's ``LockStripes``;
-/// the engine's part is reached only through ``engine``, whose every access checks, in release builds too,
+/// written only inside ``withLock(_:)``, under the mutex this transfer picked from the engine's
+/// ``LockStripes``; the engine's part is reached only through ``engine``, whose every access checks, in release builds too,
 /// that it runs on this transfer's engine thread (as swift-nio's `NIOLoopBound` does). That part is made on
 /// the caller's thread from defaults, before the transfer is posted to the
 /// engine; the engine fills it in when it launches the transfer (``launch(_:)``).
