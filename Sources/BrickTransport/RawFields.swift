@@ -22,6 +22,21 @@ package struct RawFields: Sendable {
         bytes.append(0x0A)
     }
 
+    /// Appends lines already in the fields' layout (each `name: value` followed by a line feed); the first
+    /// ones are copied into an allocation of their size.
+    package mutating func append(lines: UnsafeRawBufferPointer) {
+        guard !lines.isEmpty else { return }
+        guard !bytes.isEmpty else {
+            bytes = [UInt8](unsafeUninitializedCapacity: lines.count) { buffer, count in
+                guard let to = buffer.baseAddress, let from = lines.baseAddress else { return }
+                UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: lines.count)
+                count = lines.count
+            }
+            return
+        }
+        bytes.append(contentsOf: lines)
+    }
+
     /// Appends `continuation` to the last field's value, joined by one space (an obsolete line fold); in
     /// place, whatever came before. Does nothing when there is no field.
     package mutating func appendToLastValue(_ continuation: UnsafeRawBufferPointer) {

@@ -59,6 +59,42 @@ import Testing
         }
     }
 
+    /// Field lines gathered in the easy handle's room give the same head as lines kept in an array, whatever
+    /// the room's size (lines that do not fit, a fold after lines in the room, an interim head) and wherever
+    /// the room is given back.
+    @Test func fieldLinesGatheredInTheHandlesRoomMakeTheSameHead() {
+        let lines = ["HTTP/1.1 103 Early Hints\r\n", "Link: </a>\r\n", "\r\n", "HTTP/1.1 200 OK\r\n",
+                     "Content-Type: text/plain\r\n", "X-Long: first\r\n", "\t second  \r\n",
+                     "X-Two: a\r\n", "X-Two: b\r\n", "Set-Cookie: \(String(repeating: "c", count: 90))\r\n",
+                     "Content-Encoding: gzip\r\n", "\r\n", "X-Trailer: t\r\n"]
+        func parsed(roomSize: Int, releasingAfter release: Int?) -> (ResponseHead?, Bool) {
+            let room = UnsafeMutableRawBufferPointer.allocate(byteCount: roomSize, alignment: 8)
+            defer { room.deallocate() }
+            var parser = HeadParser(room: room)
+            for (index, line) in lines.enumerated() {
+                parser.feed(line[...])
+                if index == release { parser.releaseRoom() }
+            }
+            let head = parser.head
+            parser.releaseRoom()
+            #expect(parser.head == head)
+            return (head, parser.namesContentEncoding)
+        }
+        var plain = HeadParser()
+        for line in lines { plain.feed(line[...]) }
+        #expect(plain.head?.headers["x-long"] == "first second")
+        #expect(plain.head?.headers.values(for: "x-two") == ["a", "b"])
+        #expect(plain.head?.headers["link"] == nil && plain.head?.headers["x-trailer"] == nil)
+        for roomSize in [0, 1, 10, 25, 26, 40, 64, 100, 130, 2048] {
+            for release in [nil] + Array(lines.indices) {
+                let (head, namesEncoding) = parsed(roomSize: roomSize, releasingAfter: release)
+                #expect(head == plain.head, "room \(roomSize), given back after line \(String(describing: release))")
+                #expect(head?.headers.fields == plain.head?.headers.fields)
+                #expect(namesEncoding)
+            }
+        }
+    }
+
     @Test func aMalformedStatusBecomesZeroNotACrash() {
         #expect(HeadParser.parseStatusLine("HTTP/1.1 abc nope").status == 0)
         #expect(HeadParser.parseStatusLine("HTTP/").status == 0)

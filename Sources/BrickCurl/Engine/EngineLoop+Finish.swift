@@ -8,10 +8,11 @@ import CCurlShim
 extension EngineLoop {
     func finish(_ raw: UnsafeMutableRawPointer, _ code: CURLcode) {
         var context: UnsafeMutableRawPointer?
-        guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return }
+        guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK,
+            let transfer = EasyHandle.transfer(at: context)?.takeUnretainedValue()
+        else { return }
         // Alive: a handle leaves the multi handle (which also drops its pending message) before its
         // transfer leaves `running`.
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
         if code == CURLE_OK {
             let metrics = transfer.readMetrics()
             let head = transfer.head
@@ -97,6 +98,7 @@ extension EngineLoop {
     func remove(_ transfer: CurlTransfer, keepingHandle: Bool = false) {
         let handle = transfer.engine.handle
         _ = curl_multi_remove_handle(multi, handle.raw)
+        transfer.engine.parser.releaseRoom()  // the handle's room serves its next transfer, or is freed
         let slot = transfer.engine.slot
         let last = running.removeLast()
         if last !== transfer {
@@ -106,7 +108,7 @@ extension EngineLoop {
         transfer.engine.slot = -1
         if keepingHandle {
             transfer.restoreStandingTimeout()
-            if let profile = transfer.engine.profile {
+            if let profile = transfer.engine.profile.take() {  // moved: the transfer is done with it
                 idleHandles.keep(handle, profile: profile, values: KeptRequestValues(url: transfer.request.url, headerList: transfer.engine.headerList))
             } else {
                 handle.destroy()

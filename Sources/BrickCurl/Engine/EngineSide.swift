@@ -68,6 +68,7 @@ struct EngineSide {
     /// Fills in what the engine chose when it launched the transfer.
     mutating func launch(handle: EasyHandle, profile: HandleProfile, kept: KeptRequestValues, of transfer: CurlTransfer) {
         self.handle = handle
+        parser.lend(handle.headLines)
         mode = profile.mode
         self.profile = profile
         keptValues = kept

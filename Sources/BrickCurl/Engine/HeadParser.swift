@@ -7,12 +7,22 @@ import BrickTransport
 /// response), each starting with a status line; a new status line starts a new head, so the last one is
 /// the final head. After the final head's empty line, lines are trailers and are not merged into it.
 /// Lines are parsed as bytes, and the fields kept as bytes (``RawFields``): a field becomes a string only
-/// when someone reads it.
+/// when someone reads it. The field lines are gathered in room the easy handle lends (``EasyHandle/headLines``)
+/// and copied out once, when the head ends, in an allocation of their size; lines that do not fit go on in
+/// ``fields``, which grows.
 struct HeadParser {
+    /// A parser gathering field lines in `room` (none: every line goes to a growing array). The room must
+    /// stay valid until ``releaseRoom()``.
+    init(room: UnsafeMutableRawBufferPointer = UnsafeMutableRawBufferPointer(start: nil, count: 0)) {
+        self.room = room
+    }
+
     /// The head being built, or the last complete one.
     var head: ResponseHead? {
         guard status >= 0 else { return nil }
-        return ResponseHead(status: status, version: version, reason: reason, headers: HTTPHeaders(raw: fields))
+        var all = fields
+        if roomUsed > 0 { all.append(lines: UnsafeRawBufferPointer(rebasing: room[..<roomUsed])) }
+        return ResponseHead(status: status, version: version, reason: reason, headers: HTTPHeaders(raw: all))
     }
     /// The status line of the head being built (its fields are ``fields``): -1 before the first one.
     private var status = -1
@@ -39,7 +49,10 @@ struct HeadParser {
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         guard end > 0 else {
             // The empty line ends a head; an interim one (1xx) is followed by another.
-            if status >= 200 { finalHeadComplete = true }
+            if status >= 200 {
+                finalHeadComplete = true
+                moveRoomIntoFields()
+            }
             return
         }
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
@@ -48,13 +61,15 @@ struct HeadParser {
             status = parsed.status
             version = parsed.version
             reason = parsed.reason
-            fields = RawFields(capacity: 512)  // room for a usual head, so that its fields are added without regrowing
+            fields = RawFields(capacity: 0)
+            roomUsed = 0
             namesContentEncoding = false
         } else if line[0] == 0x20 || line[0] == 0x09 {
             // obs-fold: a continuation of the previous field's value.
+            moveRoomIntoFields()
             fields.appendToLastValue(Self.trimmed(line))
         } else if status >= 0, containsByte(0x3A, in: line) {
-            fields.append(line: line)
+            keep(line)
             if !namesContentEncoding, Self.isContentEncoding(line) { namesContentEncoding = true }
         }
     }
@@ -82,8 +97,43 @@ struct HeadParser {
         line.count >= 5 && line[0] == 0x48 && line[1] == 0x54 && line[2] == 0x54 && line[3] == 0x50 && line[4] == 0x2F
     }
 
-    /// The fields of the head being built.
+    /// The fields of the head being built that left the room (all of them once it is complete).
     private var fields = RawFields(capacity: 0)
+    /// The room lent for field lines, in ``RawFields``' layout (each line followed by a line feed), and how
+    /// many of its bytes the head being built uses; they follow the lines in ``fields``.
+    private var room: UnsafeMutableRawBufferPointer
+    private var roomUsed = 0
+
+    /// Keeps a field line: in the room when it fits, else after the fields.
+    private mutating func keep(_ line: UnsafeRawBufferPointer) {
+        let end = roomUsed + line.count
+        guard end < room.count, let base = room.baseAddress, let from = line.baseAddress else {  // the line and its line feed
+            moveRoomIntoFields()
+            return fields.append(line: line)
+        }
+        (base + roomUsed).copyMemory(from: from, byteCount: line.count)
+        base.storeBytes(of: 0x0A, toByteOffset: end, as: UInt8.self)
+        roomUsed = end + 1
+    }
+
+    /// Copies the lines in the room to the end of the fields, and empties the room.
+    private mutating func moveRoomIntoFields() {
+        guard roomUsed > 0 else { return }
+        fields.append(lines: UnsafeRawBufferPointer(rebasing: room[..<roomUsed]))
+        roomUsed = 0
+    }
+
+    /// Lends the parser `room` for field lines, which must stay valid until ``releaseRoom()``.
+    mutating func lend(_ room: UnsafeMutableRawBufferPointer) {
+        self.room = room
+    }
+
+    /// Gives the room back (the handle is about to serve another transfer, or be freed): lines in it move
+    /// to the fields, and later ones go there.
+    mutating func releaseRoom() {
+        moveRoomIntoFields()
+        room = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    }
 
 
     /// The bytes without leading and trailing spaces and tabs.

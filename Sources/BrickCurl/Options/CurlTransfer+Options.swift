@@ -33,8 +33,10 @@ extension CurlTransfer {
     /// that the timeout still counts from the call. ``restoreStandingTimeout()`` puts the profile's back
     /// before the handle serves another transfer.
     func shortenTimeoutByConnectionWait() {
-        let standing = standingTimeout, connectionWait = engine.connectionWait
-        guard connectionWait > 0, standing > 0 else { return }
+        let connectionWait = engine.connectionWait
+        guard connectionWait > 0 else { return }  // the usual case: read first, the timeout is worked out
+        let standing = standingTimeout
+        guard standing > 0 else { return }
         let waited = Int(min(connectionWait / 1_000_000, UInt64(Int32.max)))
         _ = brick_easy_setopt_long(engine.handle.raw, CURLOPT_TIMEOUT_MS, max(1, standing - waited))
     }
@@ -44,16 +46,12 @@ extension CurlTransfer {
         _ = brick_easy_setopt_long(engine.handle.raw, CURLOPT_TIMEOUT_MS, standingTimeout)
     }
 
-    /// The options of this one request: its URL, the pointers back to this transfer, its method and body,
-    /// its header list.
+    /// The options of this one request: its URL, its method and body, its header list; and the handle's
+    /// context pointed at this transfer.
     private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        setter.pointer(CURLOPT_PRIVATE, context)
-        setter.pointer(CURLOPT_PREREQDATA, context)
-        setter.pointer(CURLOPT_WRITEDATA, context)
-        setter.pointer(CURLOPT_HEADERDATA, context)
-        if engine.mode == .stream { setter.pointer(CURLOPT_XFERINFODATA, context) }
-        try setMethodAndBody(&setter, request, context: context)
+        let handle = engine.handle
+        handle.serve(self)
+        try setMethodAndBody(&setter, request, context: handle.context)
         // A kept handle keeps its last request's URL and header list: each is set again only when it differs.
         let kept = engine.keptValues
         if request.url != kept.url { setter.string(CURLOPT_URL, request.url) }
@@ -76,6 +74,12 @@ extension CurlTransfer {
         let options = request.options
         setter.long(CURLOPT_NOSIGNAL, 1)
         setter.pointer(CURLOPT_ERRORBUFFER, engine.handle.errorBuffer)
+        // Every callback finds the transfer through the handle's context (`CURLOPT_PRIVATE` points there too).
+        let context = engine.handle.context
+        setter.pointer(CURLOPT_PREREQDATA, context)
+        setter.pointer(CURLOPT_WRITEDATA, context)
+        setter.pointer(CURLOPT_HEADERDATA, context)
+        setter.pointer(CURLOPT_XFERINFODATA, context)
         setter.openSocket(CurlCallbacks.openSocket)
         setter.string(CURLOPT_PROTOCOLS_STR, "http,https")
         setter.string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
