@@ -11,3 +11,12 @@ package func containsByte(_ byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Bo
     guard let start = bytes.baseAddress else { return false }
     return memchr(start, Int32(byte), bytes.count) != nil
 }
+
+/// Whether the C string `string` holds exactly `bytes` (which hold no NUL): its length first, by the C
+/// library's `strlen`, so that no byte past its end is read, then `memcmp`.
+@inlinable
+package func cString(_ string: UnsafePointer<CChar>, equals bytes: UnsafeRawBufferPointer) -> Bool {
+    guard strlen(string) == bytes.count else { return false }
+    guard let start = bytes.baseAddress else { return true }
+    return memcmp(string, start, bytes.count) == 0
+}

@@ -53,7 +53,6 @@ void brick_easy_metrics(CURL *handle, brick_metrics *metrics) {
     curl_easy_getinfo(handle, CURLINFO_STARTTRANSFER_TIME_T, &metrics->first_byte);
     curl_easy_getinfo(handle, CURLINFO_TOTAL_TIME_T, &metrics->total);
     curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &metrics->connects);
-    curl_easy_getinfo(handle, CURLINFO_REDIRECT_COUNT, &metrics->redirects);
     curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &metrics->bytes_sent);
     curl_easy_getinfo(handle, CURLINFO_SIZE_DOWNLOAD_T, &metrics->bytes_received);
 }

@@ -27,8 +27,9 @@ struct Draining {
 }
 
 extension CurlTransfer {
-    /// Hands the end to the caller: the collected response (with `head` and `metrics`), or a stream's end.
-    func end(head: ResponseHead, metrics: TransferMetrics) {
+    /// Hands the end to the caller: the collected response (with `head` and `metrics`, moved into it), or a
+    /// stream's end.
+    func end(head: consuming ResponseHead, metrics: consuming TransferMetrics) {
         switch engine.mode {
         case .collect:
             complete(.success(TransportResponse(head: head, body: engine.body, metrics: metrics, contentDecoded: engine.decoder != nil)))

@@ -9,7 +9,7 @@ import FoundationEssentials
 extension CurlTransfer {
     /// The head as parsed so far, or one made from the status code when no header line was seen.
     var head: ResponseHead {
-        if let head = engine.parser.head { return head }
+        if let head = withEngine({ $0.parser.head }) { return head }  // in place: through `engine`, the parser was copied
         var status = 0
         _ = brick_easy_getinfo_long(engine.handle.raw, CURLINFO_RESPONSE_CODE, &status)
         return ResponseHead(status: status)

@@ -1,9 +1,11 @@
+import BrickSystem
 import BrickTransport
 import CCurl
 import CCurlShim
 
 extension CurlTransfer {
-    /// Reads timings, reuse, redirects and sizes from the finished handle.
+    /// Reads timings, reuse and sizes from the finished handle. (libcurl follows no redirect here: the
+    /// session does, and counts them, so libcurl's count is always 0 and is not read.)
     func readMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
         var read = brick_metrics()
@@ -25,19 +27,13 @@ extension CurlTransfer {
             }
         }
         metrics.reusedConnection = read.connects == 0
-        metrics.redirectCount = Int(read.redirects)
         metrics.bytesSent = Int64(read.bytes_sent)
         metrics.bytesReceived = Int64(read.bytes_received)
         var url: UnsafePointer<CChar>?
         if brick_easy_getinfo_string(engine.handle.raw, CURLINFO_EFFECTIVE_URL, &url) == CURLE_OK, let url {
             // Without redirects it is the request's URL: share that string rather than making another.
             var requested = request.url
-            let same = requested.withUTF8 { bytes in
-                // Byte by byte: a shorter C string differs at its terminator (a URL holds no NUL), so no
-                // byte past it is read.
-                for index in bytes.indices where UInt8(bitPattern: url[index]) != bytes[index] { return false }
-                return url[bytes.count] == 0
-            }
+            let same = requested.withUTF8 { cString(url, equals: UnsafeRawBufferPointer($0)) }  // a URL holds no NUL
             metrics.effectiveURL = same ? requested : String(cString: url)
         }
         return metrics

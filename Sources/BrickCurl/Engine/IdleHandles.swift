@@ -7,7 +7,7 @@ struct IdleHandles {
 
     /// One idle handle: a named struct, not a tuple, so that the list's copies are compiled for it (an array
     /// of tuples copied and removed its elements through the runtime's generic tuple witnesses).
-    private struct Entry {
+    struct Entry {
         let handle: EasyHandle
         let profile: HandleProfile
         let values: KeptRequestValues
@@ -22,10 +22,10 @@ struct IdleHandles {
     }
 
     /// The most recently kept handle of `profile`, taken out of the idle list; `nil` when there is none.
-    mutating func take(matching profile: HandleProfile) -> (handle: EasyHandle, values: KeptRequestValues)? {
+    /// The entry is handed over whole: taken apart here, its parts were copied and the rest destroyed.
+    mutating func take(matching profile: HandleProfile) -> Entry? {
         guard let index = idle.lastIndex(where: { $0.profile == profile }) else { return nil }
-        let entry = index == idle.count - 1 ? idle.removeLast() : idle.remove(at: index)
-        return (entry.handle, entry.values)
+        return index == idle.count - 1 ? idle.removeLast() : idle.remove(at: index)
     }
 
     /// Keeps `handle`, which is in no multi handle, whose last transfer had `profile` and left `values` set on

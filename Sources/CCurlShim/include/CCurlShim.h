@@ -33,12 +33,11 @@ CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode brick_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull value);
 CURLcode brick_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable *_Nonnull value);
 
-/// A finished transfer's timings (microseconds from its start), connections made, redirects and body sizes:
-/// the CURLINFO_*_T, CURLINFO_NUM_CONNECTS and CURLINFO_REDIRECT_COUNT values, read in one call (each that
-/// libcurl cannot give is 0).
+/// A finished transfer's timings (microseconds from its start), connections made and body sizes: the
+/// CURLINFO_*_T and CURLINFO_NUM_CONNECTS values, read in one call (each that libcurl cannot give is 0).
 typedef struct {
     curl_off_t name_lookup_end, connect_end, tls_end, request_start, first_byte, total;
-    long connects, redirects;
+    long connects;
     curl_off_t bytes_sent, bytes_received;
 } brick_metrics;
 void brick_easy_metrics(CURL *handle, brick_metrics *metrics);
