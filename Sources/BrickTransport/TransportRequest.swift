@@ -34,6 +34,17 @@ public struct TransportRequest: Sendable {
         self.mayBeSentTwice = method.isIdempotent
     }
 
+    /// A request whose `mayBeSentTwice` the caller decided (the session, from the request's idempotency).
+    @inlinable
+    package init(method: HTTPMethod, url: String, headers: HTTPHeaders, options: TransportOptions, mayBeSentTwice: Bool) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = nil
+        self.options = options
+        self.mayBeSentTwice = mayBeSentTwice
+    }
+
     /// Checks what can be checked before anything is sent: the scheme is http or https, the URL has a host
     /// and no whitespace or control characters, the method is a token, and no header can inject another.
     ///

@@ -19,8 +19,9 @@ extension RequestType {
         headers.merge(self.headers)
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         let options = transportOptions.applied(over: session.configuredTransportOptions)
-        var request = TransportRequest(method: method, url: url, headers: headers, options: options)
-        request.mayBeSentTwice = idempotency.allowsRepeat(of: method)
+        let method = self.method
+        var request = TransportRequest(
+            method: method, url: url, headers: headers, options: options, mayBeSentTwice: idempotency.allowsRepeat(of: method))
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
     }

@@ -6,11 +6,10 @@ extension Session {
     /// 3xx came back (the plain call makes no wrapper); with one, every hop goes through
     /// ``RedirectingTransfer``, which keeps each hop's cookies.
     nonisolated(nonsending) func transfer(_ request: TransportRequest, ownerID: ObjectIdentifier?) async throws(BrickError) -> TransportResponse {
-        guard request.options.followRedirects, configuration.cookies == nil, !takesFullPath else {
-            return try await awaitResponse(of: makeTransfer(for: request), route: request.route, ownerID: ownerID)
-        }
-        let first = try await awaitResponse(of: makeTransfer(for: request, following: false), route: request.route, ownerID: ownerID)
-        guard RedirectRule.isRedirect(first.status) else { return first }
+        // One call of `awaitResponse` (it is inlined: each call would take its own room in this step's frame).
+        let followsAfter = request.options.followRedirects && configuration.cookies == nil && !takesFullPath
+        let first = try await awaitResponse(of: makeTransfer(for: request, following: !followsAfter), route: request.route, ownerID: ownerID)
+        guard followsAfter, RedirectRule.isRedirect(first.status) else { return first }
         return try await follow(first, of: request, ownerID: ownerID)
     }
 

@@ -11,8 +11,10 @@ extension Session {
     /// (``FullPath``), so that the two stay equal in everything a caller can see.
     ///
     /// It runs on its caller's executor (`nonisolated(nonsending)`, as ``run(_:serializer:)`` does), so that
-    /// entering it does not hop to the global executor first.
-    @inline(never)
+    /// entering it does not hop to the global executor first; and it is inlined into the step that chooses
+    /// the way (`collect`), whose frame holds the plan already: a step of its own held a second frame on the
+    /// call's chain while the request was on its way.
+    @inline(__always)
     nonisolated(nonsending) func collectStraight(_ plan: consuming CallPlan, _ serialize: Serialize) async -> DataResponse<Void> {
         // The plan is read, never changed: changed, it would be moved into this step's frame (allocated while
         // the request is on its way), all 300 bytes of it.

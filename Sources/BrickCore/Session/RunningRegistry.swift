@@ -13,9 +13,16 @@ final class RunningRegistry: Sendable {
         let abortableRoute: RequestRoute?
     }
 
+    /// A slot's entry (`nil` when free) and generation (how many entries it held so far): a named struct,
+    /// not a tuple, so that the list's element is compiled for it (an array of tuples assigns its elements
+    /// through the runtime's generic tuple witnesses).
+    private struct Slot {
+        var entry: Entry?
+        var generation: UInt32
+    }
+
     private struct State {
-        /// Each slot's entry (`nil` when free) and generation (how many entries it held so far).
-        var slots: [(entry: Entry?, generation: UInt32)] = []
+        var slots: [Slot] = []
         var freeSlots: [Int] = []
         var count = 0
         var nextWaitID: UInt64 = 0
@@ -43,15 +50,15 @@ final class RunningRegistry: Sendable {
     func add(_ transfer: any TransportTransfer, owner: ObjectIdentifier?, abortableRoute: RequestRoute? = nil) -> UInt64? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            let entry = Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute)
+            // The entry is made where it is kept (made first and then stored, it was copied).
             let slot: Int
             if let free = state.freeSlots.popLast() {
                 slot = free
-                state.slots[slot].entry = entry
+                state.slots[slot].entry = Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute)
                 state.slots[slot].generation &+= 1
             } else {
                 slot = state.slots.count
-                state.slots.append((entry, 0))
+                state.slots.append(Slot(entry: Entry(owner: owner, transfer: transfer, abortableRoute: abortableRoute), generation: 0))
             }
             state.count += 1
             return UInt64(state.slots[slot].generation) << 32 | UInt64(slot)
