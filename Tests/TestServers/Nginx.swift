@@ -133,7 +133,13 @@ public final class Nginx: Sendable {
     public func tlsURL(_ path: String) -> String { "https://localhost:\(tlsPort)\(path)" }
 
     /// One line per request served so far: `connection-number protocol status uri`.
-    public func accessLog() -> [Substring] { Paths.read(directory + "/access.log").split(separator: "\n") }
+    /// The access log's lines, every request answered so far included. nginx writes a request's line just
+    /// after its answer's last bytes, so a client that read an answer may be ahead of its line: one more
+    /// request, answered by the same single worker after it finished every earlier one, comes first.
+    public func accessLog() -> [Substring] {
+        _ = Sockets.roundTrip(port: port, request: "GET /status HTTP/1.0\r\n\r\n")
+        return Paths.read(directory + "/access.log").split(separator: "\n")
+    }
 
     public func stop() {
         process.terminate()

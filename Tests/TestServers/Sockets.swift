@@ -92,6 +92,37 @@ public enum Sockets {
         }
     }
 
+    /// Sends `request` to 127.0.0.1:`port` on a new connection and reads the answer until the server closes
+    /// it (give a request that asks it to: HTTP/1.0 without keep-alive); the answer, or `nil` when the
+    /// connection failed.
+    public static func roundTrip(port: Int, request: String) -> [UInt8]? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { return nil }
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return nil }
+            sent += count
+        }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return count == 0 ? answer : nil }
+            answer += buffer[..<count]
+        }
+    }
+
     /// Waits until `port` accepts connections or `child` has exited, polling the condition itself.
     public static func waitUntilAccepting(port: Int, child: ChildProcess, within seconds: Int = 30) throws(TestServerError) {
         let deadline = monotonicSeconds() + Double(seconds)
