@@ -48,6 +48,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
     public var isValidToken: Bool {
+        if self == .get || self == .post { return true }  // the usual two, tokens: not scanned on every request
         var text = rawValue
         return text.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(HTTPHeaders.isTokenByte) }
     }

@@ -2,8 +2,9 @@
 /// so that a running transfer can hold it cheaply, and the host is parsed only when someone asks.
 public struct RequestRoute: Sendable {
     let url: String
-    let proxy: ProxyPolicy
-    let unixSocket: Bool
+    /// The request's options, for its proxy and Unix socket: kept whole (one reference), so that a running
+    /// transfer's route is copied and dropped with two reference counts, not through its proxy policy's cases.
+    let options: TransportOptions
 
     /// The proxy's host when the request goes through one (and its host is not bypassed): an explicit one,
     /// or the one curl's environment variables name (read once per process); the URL's host otherwise, and
@@ -12,9 +13,9 @@ public struct RequestRoute: Sendable {
 
     /// ``host``, with `environment` as the process's proxy variables.
     func host(environment: [String: String]) -> String? {
-        if unixSocket { return nil }
+        if options.unixSocketPath != nil { return nil }
         let target = TransportRequest.host(of: url)
-        switch proxy {
+        switch options.proxy {
         case .through(let proxy) where !(target.map(proxy.isBypassed(by:)) ?? false): return proxy.host
         case .environment: return EnvironmentProxy.proxy(for: url, environment: environment)?.host ?? target
         default: return target
@@ -25,6 +26,6 @@ public struct RequestRoute: Sendable {
 extension TransportRequest {
     /// Where the request's connection goes (``RequestRoute``).
     public var route: RequestRoute {
-        RequestRoute(url: url, proxy: options.proxy, unixSocket: options.unixSocketPath != nil)
+        RequestRoute(url: url, options: options)
     }
 }
