@@ -13,6 +13,9 @@ struct ProbeReport: Decodable {
 
 /// Runs the outage probe in a private network namespace of its own: as root `unshare -n`, otherwise
 /// `unshare -rn` (a user namespace too). Outages there cannot touch the machine's network or other tests.
+/// A probe still running after ten minutes (its longest scenario takes well under one, under the sanitizers
+/// too) is killed, so that one that waits for an event that never comes fails its test instead of holding
+/// the suite.
 func runProbe(_ scenario: String...) async throws -> ProbeReport {
     guard let probe = Paths.builtProduct("OutageProbe") else {
         throw TestServerError("OutageProbe was not built beside the tests (swift build --build-tests builds it)")
@@ -21,7 +24,13 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
     let isolation = geteuid() == 0 ? ["-n"] : ["-rn"]
     let directory = try Paths.scratchDirectory("outage")
     let log = directory + "/probe.log"
-    let status = try await ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log).exitStatus()
+    let child = try ChildProcess([unshare] + isolation + [probe] + scenario, logPath: log)
+    let watchdog = Task {
+        try await Task.sleep(for: .seconds(600))  // a deadline, not a wait for the probe
+        kill(child.pid, SIGKILL)
+    }
+    let status = await child.exitStatus()
+    watchdog.cancel()
     let output = Paths.read(log)
     unlink(log)
     rmdir(directory)
