@@ -154,19 +154,31 @@ enum FuzzTarget: String, CaseIterable {
     }
 
     /// Lines (split at LF, as libcurl hands them over) into the head parser: it counts every byte, and
-    /// once the final head is complete nothing changes it.
+    /// once the final head is complete nothing changes it. A second parser gathers the field lines in a
+    /// small room lent to it (as an easy handle lends its own), given back at the input's first byte's
+    /// line count: both make the same head.
     static func head(_ bytes: UnsafeRawBufferPointer) {
         var parser = HeadParser()
-        var start = 0
+        let room = UnsafeMutableRawBufferPointer.allocate(byteCount: 48, alignment: 8)
+        defer { room.deallocate() }
+        var lent = HeadParser(room: room)
+        let giveBackAfter = bytes.first.map(Int.init) ?? 0
+        var start = 0, line = 0
         var finalHead: ResponseHead?
         for index in bytes.indices where bytes[index] == 0x0A || index == bytes.count - 1 {
             parser.feed(UnsafeRawBufferPointer(rebasing: bytes[start...index]))
+            lent.feed(UnsafeRawBufferPointer(rebasing: bytes[start...index]))
+            if line == giveBackAfter { lent.releaseRoom() }
             start = index + 1
+            line += 1
+            precondition(lent.head == parser.head, "the room changed the head")
             if parser.finalHeadComplete {
                 if let finalHead { precondition(parser.head == finalHead, "a trailer changed the head") }
                 finalHead = parser.head
             }
         }
+        lent.releaseRoom()
+        precondition(lent.head == parser.head, "giving the room back changed the head")
         precondition(parser.byteCount == bytes.count, "bytes miscounted")
     }
 

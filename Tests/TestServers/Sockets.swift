@@ -80,25 +80,15 @@ public enum Sockets {
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
     public static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
+        guard let fd = connection(to: port) else { return false }
+        close(fd)
+        return true
     }
 
-    /// Sends `request` to 127.0.0.1:`port` on a new connection and reads the answer until the server closes
-    /// it (give a request that asks it to: HTTP/1.0 without keep-alive); the answer, or `nil` when the
-    /// connection failed.
-    public static func roundTrip(port: Int, request: String) -> [UInt8]? {
+    /// A TCP connection to 127.0.0.1:`port`, which the caller closes; `nil` when none could be made.
+    private static func connection(to port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -106,7 +96,19 @@ public enum Sockets {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { return nil }
+        guard connected else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` on a new connection and reads the answer until the server closes
+    /// it (give a request that asks it to: HTTP/1.0 without keep-alive); the answer, or `nil` when the
+    /// connection failed.
+    public static func roundTrip(port: Int, request: String) -> [UInt8]? {
+        guard let fd = connection(to: port) else { return nil }
+        defer { close(fd) }
         let bytes = Array(request.utf8)
         var sent = 0
         while sent < bytes.count {

@@ -7,7 +7,8 @@ struct EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// What libcurl hands every callback of the handle, and its `CURLOPT_PRIVATE`: a slot holding the
     /// transfer the handle serves (``serve(_:)``), nothing while it is idle. libcurl's pointers to it are set
-    /// once per handle; each transfer then costs one store, not five options.
+    /// once per handle; each transfer then costs one store, not four options (five for a stream) and one more
+    /// to clear when the handle is kept.
     let context: UnsafeMutableRawPointer
     let errorBuffer: UnsafeMutablePointer<CChar>
     /// Where the head parser gathers the field lines of the head being read (``HeadParser``), so that a
@@ -35,7 +36,8 @@ struct EasyHandle {
         guard let raw = curl_easy_init() else { return nil }
         _ = brick_easy_setopt_long(raw, CURLOPT_NOSIGNAL, 1)
         let slot = MemoryLayout<UnsafeMutableRawPointer?>.stride, errorSize = Int(CURL_ERROR_SIZE)
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: slot + errorSize + headLineRoom, alignment: MemoryLayout<UnsafeMutableRawPointer?>.alignment)
+        let memory = UnsafeMutableRawPointer.allocate(
+            byteCount: slot + errorSize + headLineRoom, alignment: MemoryLayout<UnsafeMutableRawPointer?>.alignment)
         memory.initializeMemory(as: UnsafeMutableRawPointer?.self, repeating: nil, count: 1)
         let buffer = (memory + slot).initializeMemory(as: CChar.self, repeating: 0, count: errorSize)
         let room = UnsafeMutableRawBufferPointer(start: memory + slot + errorSize, count: headLineRoom)

@@ -106,8 +106,8 @@ struct HeadParser {
 
     /// Keeps a field line: in the room when it fits, else after the fields.
     private mutating func keep(_ line: UnsafeRawBufferPointer) {
-        let end = roomUsed + line.count
-        guard end < room.count, let base = room.baseAddress, let from = line.baseAddress else {  // the line and its line feed
+        let end = roomUsed + line.count  // where the line feed goes: the room must hold it too
+        guard end < room.count, let base = room.baseAddress, let from = line.baseAddress else {
             moveRoomIntoFields()
             return fields.append(line: line)
         }
