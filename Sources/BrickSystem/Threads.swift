@@ -32,19 +32,14 @@ package func startThread(
     named name: String, _ body: sending @escaping (_ onNewThread: Bool) -> Void
 ) -> Result<JoinableThread, ThreadStartError> {
     final class Start {
-        let name: String
         let body: (Bool) -> Void
-        init(_ name: String, _ body: @escaping (Bool) -> Void) {
-            self.name = name
-            self.body = body
-        }
+        init(_ body: @escaping (Bool) -> Void) { self.body = body }
     }
-    let context = Unmanaged.passRetained(Start(name, body)).toOpaque()
+    let context = Unmanaged.passRetained(Start(body)).toOpaque()
     var thread = pthread_t()
     let result = pthread_create(&thread, nil, { context in
         guard let context else { return nil }
         let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
-        nameThisThread(start.name)
         start.body(true)
         return nil
     }, context)
@@ -52,16 +47,19 @@ package func startThread(
         Unmanaged<Start>.fromOpaque(context).takeRetainedValue().body(false)
         return .failure(ThreadStartError(code: result))
     }
+    // Named here, by its creator, while it is still joinable (its handle valid): named by itself, it bore its
+    // creator's name until it first ran, which on a busy machine can be after its creator looked.
+    setName(of: thread, to: name)
     return .success(JoinableThread(thread: thread))
 }
 
-/// Names the calling thread through glibc's `pthread_setname_np`, looked up at run time (Glibc's Swift module
-/// leaves out the GNU extensions); a name longer than 15 bytes is cut.
-private func nameThisThread(_ name: String) {
+/// Names `thread` through glibc's `pthread_setname_np`, looked up at run time (Glibc's Swift module leaves out
+/// the GNU extensions); a name longer than 15 bytes is cut.
+private func setName(of thread: pthread_t, to name: String) {
     typealias SetName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_setname_np") else { return }
     let setName = unsafeBitCast(symbol, to: SetName.self)
-    _ = setName(pthread_self(), String(decoding: name.utf8.prefix(15), as: UTF8.self))
+    _ = setName(thread, String(decoding: name.utf8.prefix(15), as: UTF8.self))
 }
 
 /// The calling thread's identity (`pthread_self`), to compare with a thread's own: what an engine-bound value
