@@ -20,6 +20,6 @@ extension JSONBodyType {
         do { request.body = .data(try jsonEncoder.encode(jsonBody)) } catch {
             throw .unencodableBody(String(describing: error))
         }
-        ParameterEncoding.setContentType("application/json", on: &request)
+        ParameterEncoding.setKnownContentType("application/json", on: &request)
     }
 }

@@ -78,7 +78,7 @@ struct QuickContent: Sendable {
         case (nil, nil): break
         case (let json?, nil):
             do { request.body = .data(try jsonEncoder.encode(json)) } catch { throw .unencodableBody(String(describing: error)) }
-            ParameterEncoding.setContentType("application/json", on: &request)
+            ParameterEncoding.setKnownContentType("application/json", on: &request)
         case (nil, let form?): ParameterEncoding.formURLEncoded(try ParameterEncoder().encode(form), into: &request)
         case (.some, .some): throw .unsupportedParameters("a call sends one body: json or form, not both")
         }

@@ -41,7 +41,7 @@ final class CommandRequest: Component, RequestType, DataResponseType {
         case .none: break
         case .json(let text):
             request.body = .data(Data(text.utf8))
-            ParameterEncoding.setContentType("application/json", on: &request)
+            ParameterEncoding.setKnownContentType("application/json", on: &request)
             if request.headers["Accept"] == nil { request.headers["Accept"] = "application/json, */*;q=0.5" }
         case .form(let fields):
             var form = ParameterBuilder()
@@ -60,7 +60,7 @@ final class CommandRequest: Component, RequestType, DataResponseType {
         case .raw(let bytes):
             request.body = .data(bytes)
             // JSON is said to be JSON (as HTTPie does); anything else goes without a type unless a header names one.
-            if (try? JSON.parse(bytes)) != nil { ParameterEncoding.setContentType("application/json", on: &request) }
+            if (try? JSON.parse(bytes)) != nil { ParameterEncoding.setKnownContentType("application/json", on: &request) }
         }
     }
 }

@@ -48,7 +48,7 @@ extension HTTPHeaders {
     ]
 
     /// Whether two field names are equal ignoring ASCII case (field names are ASCII tokens); allocates nothing.
-    static func sameName(_ lhs: String, _ rhs: String) -> Bool {
+    package static func sameName(_ lhs: String, _ rhs: String) -> Bool {
         lhs == rhs || lhs.utf8.count == rhs.utf8.count && zip(lhs.utf8, rhs.utf8).allSatisfy { a, b in
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
         }

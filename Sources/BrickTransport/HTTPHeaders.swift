@@ -128,6 +128,14 @@ public struct HTTPHeaders: Sendable, Equatable, Codable, Sequence, ExpressibleBy
         stored.append(Field(name: name, value: value))
     }
 
+    /// Appends a field that its caller knows to pass ``validate()`` (one the library writes from constants):
+    /// when every field before it is validated, it is counted with them and not checked again.
+    package mutating func addValidated(name: String, value: String) {
+        let followsValidated = validatedCount == count
+        add(name: name, value: value)
+        if followsValidated { validatedCount += 1 }
+    }
+
     /// Makes room for `count` fields in all, so that adding them one by one allocates once.
     public mutating func reserveCapacity(_ count: Int) {
         materialize()

@@ -5,11 +5,18 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
     /// The method as sent on the request line, for example `GET`.
     public let rawValue: String
 
-    /// Creates a method from its name as sent on the request line.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    /// What every request asks of its method, worked out once when the method is made: comparing names
+    /// cost a request up to six string comparisons for each question.
+    private let traits: Traits
 
     /// Creates a method from its name as sent on the request line.
-    public init(_ name: String) { self.rawValue = name }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        traits = Traits(of: rawValue)
+    }
+
+    /// Creates a method from its name as sent on the request line.
+    public init(_ name: String) { self.init(rawValue: name) }
 
     /// `GET`.
     public static let get = HTTPMethod("GET")
@@ -32,26 +39,44 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     /// Whether parameters of this method travel in the URL's query rather than in a body:
     /// `true` for GET, HEAD and DELETE.
-    public var encodesParametersInQuery: Bool {
-        self == .get || self == .head || self == .delete
-    }
+    public var encodesParametersInQuery: Bool { traits.contains(.query) }
 
     /// Whether sending the request twice has the effect of sending it once (RFC 9110 §9.2.2): `true` for
     /// GET, HEAD, OPTIONS, TRACE, PUT and DELETE.
-    public var isIdempotent: Bool {
-        self == .get || self == .head || self == .options || self == .trace || self == .put || self == .delete
-    }
+    public var isIdempotent: Bool { traits.contains(.idempotent) }
 
     /// Whether the method only reads (RFC 9110 §9.2.1): `true` for GET, HEAD, OPTIONS and TRACE. A successful
     /// unsafe request invalidates what a cache holds for its URL.
-    public var isSafe: Bool { self == .get || self == .head || self == .options || self == .trace }
+    public var isSafe: Bool { traits.contains(.safe) }
 
     /// Whether the method is a valid token (RFC 9110 `token`), so that it can go on the request line.
-    public var isValidToken: Bool {
-        if self == .get || self == .post { return true }  // the usual two, tokens: not scanned on every request
-        var text = rawValue
-        return text.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(HTTPHeaders.isTokenByte) }
-    }
+    public var isValidToken: Bool { traits.contains(.token) }
 
     public var description: String { rawValue }
+
+    /// The answers to the questions above, as bits.
+    private struct Traits: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        static let query = Traits(rawValue: 1)
+        static let idempotent = Traits(rawValue: 2)
+        static let safe = Traits(rawValue: 4)
+        static let token = Traits(rawValue: 8)
+
+        /// The traits of the method named `name` (case-sensitive, as methods are).
+        init(of name: String) {
+            switch name {
+            case "GET", "HEAD": self = [.query, .idempotent, .safe, .token]
+            case "DELETE": self = [.query, .idempotent, .token]
+            case "OPTIONS", "TRACE": self = [.idempotent, .safe, .token]
+            case "PUT": self = [.idempotent, .token]
+            case "POST", "PATCH", "CONNECT": self = [.token]
+            default:
+                var text = name
+                let isToken = text.withUTF8 { bytes in !bytes.isEmpty && bytes.allSatisfy(HTTPHeaders.isTokenByte) }
+                self = isToken ? [.token] : []
+            }
+        }
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+    }
 }

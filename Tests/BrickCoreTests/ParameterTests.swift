@@ -1,4 +1,5 @@
 @testable import BrickCore
+import FoundationEssentials
 import Testing
 
 @Suite struct ParameterTests {
@@ -80,6 +81,26 @@ import Testing
             if flag { TextParameter("x", name: "flag") } else { TextParameter("y", name: "flag") }
         }
         #expect(builder.urlEncoded() == "tag=a&tag=b&flag=y")
+    }
+
+    /// The query and the form body are one encoding, written at its counted length: against the pairs
+    /// encoded one by one and joined, with missing values first, between and last, names and values that
+    /// need escaping and some that do not, and empty ones.
+    @Test func theQueryAndTheFormBodyAreThePairsEncodedAndJoined() {
+        let none: String? = nil
+        let pairs: [(String, String?)] = [
+            ("gone", none), ("a b", "c&d"), ("plain", String(repeating: "x", count: 1022)), ("skip", none), ("é", "✓ ok"),
+            ("", ""), ("k", ""), ("last", none),
+        ]
+        for count in 0...pairs.count {
+            var builder = ParameterBuilder()
+            for (name, value) in pairs.prefix(count) { builder.add(TextParameter(value: value, name: name)) }
+            let expected = pairs.prefix(count).compactMap { name, value in
+                value.map { PercentEncoding.encode(name) + "=" + PercentEncoding.encode($0) }
+            }.joined(separator: "&")
+            #expect(builder.urlEncoded() == expected, "\(count) pairs")
+            #expect(builder.urlEncodedBody() == Data(expected.utf8), "\(count) pairs")
+        }
     }
 
     @Test func anAllNilBuilderIsEmpty() {

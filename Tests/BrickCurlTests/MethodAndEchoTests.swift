@@ -61,6 +61,43 @@ import Testing
         #expect(Data(base64Encoded: String(echoed.dropFirst(prefix.count))) == bytes)
     }
 
+    /// A form's `Content-Type` is left for libcurl to write (it writes that one line itself, by one copy):
+    /// the server sees it once, exactly, whether the body is in memory or streamed, the name in any case, on
+    /// a fresh connection and on a kept one; a body with no type still goes without one afterwards.
+    @Test func aFormTypeArrivesOnceAndABodyWithoutTypeGoesWithout() async throws {
+        let seen = Locked<[(types: [String], body: String)]>([])
+        let server = try LoopbackServer { request in
+            let types = request.headers.filter { $0.name.lowercased() == "content-type" }.map(\.value)
+            seen.withLock { $0.append((types, String(decoding: request.body, as: UTF8.self))) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let form = "name=Ada&lang=swift"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("form-\(UUID().uuidString)").path
+        try Data(form.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let transport = try #require(CurlTransport())
+        let formType = "application/x-www-form-urlencoded"
+        let steps: [(name: String?, body: RequestBody, method: HTTPMethod)] = [
+            ("Content-Type", .data(Data(form.utf8)), .post), ("content-type", .data(Data(form.utf8)), .post),
+            ("Content-Type", .file(path: file), .post), ("Content-Type", .data(Data(form.utf8)), .put),
+            (nil, .data(Data(form.utf8)), .post),
+        ]
+        var reused: [Bool] = []
+        for step in steps {
+            let headers: HTTPHeaders = step.name.map { [$0: formType] } ?? [:]
+            let response = try await send(server.baseURL + "/form", method: step.method, headers: headers, bodyParts: step.body,
+                                          through: transport)
+            #expect(response.head.status == 200)
+            reused.append(response.metrics.reusedConnection)
+        }
+        await transport.shutdown()
+        #expect(reused.first == false && reused.dropFirst().allSatisfy { $0 })
+        let requests = seen.withLock { $0 }
+        #expect(requests.map(\.types) == [[formType], [formType], [formType], [formType], []])
+        #expect(requests.allSatisfy { $0.body == form })
+    }
+
     /// libcurl asks for `100 Continue` before a body of unknown length or over 1 MiB; a short body in memory
     /// goes without the empty `Expect:` that stops it (one field less for libcurl), the others with it. Either
     /// way the server never sees `Expect`, and every body arrives whole, on a fresh connection and on a kept one.

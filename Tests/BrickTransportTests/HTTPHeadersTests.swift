@@ -126,6 +126,21 @@ import Testing
             .filter { $0.encodesParametersInQuery }
         #expect(inQuery == [.get, .head, .delete])
     }
+
+    /// RFC 9110 §9.2: what each standard method is, the same whether it is one of the constants or made
+    /// from its name; any other token is none of these, and a name is case-sensitive.
+    @Test func eachMethodIsSafeIdempotentAndATokenAsRFC9110Says() {
+        let standard = ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", "POST", "PATCH", "CONNECT"]
+        let made = standard.map(HTTPMethod.init(rawValue:))
+        #expect(made == [.get, .head, .options, .trace, .put, .delete, .post, .patch, .connect])
+        #expect(made.filter(\.isSafe).map(\.rawValue) == ["GET", "HEAD", "OPTIONS", "TRACE"])
+        #expect(made.filter(\.isIdempotent).map(\.rawValue) == ["GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE"])
+        #expect(made.allSatisfy { $0.isValidToken })
+        for other in [HTTPMethod("PURGE"), HTTPMethod("get"), HTTPMethod("M-SEARCH")] {
+            #expect(other.isValidToken && !other.isSafe && !other.isIdempotent && !other.encodesParametersInQuery)
+        }
+        for invalid in ["", "GET /", "A\r\nB", "é"] { #expect(!HTTPMethod(invalid).isValidToken) }
+    }
 }
 
 @Suite struct RequestHostTests {
@@ -169,6 +184,17 @@ import Testing
         changed = valid
         changed["User-Agent"] = nil
         changed.add(name: "Connection", value: "close")
+        #expect(throws: TransportError.self) { try changed.validate() }
+        // A field the library adds from a constant counts as validated only after validated fields.
+        var known = HTTPHeaders()
+        known.addValidated(name: "Content-Type", value: "application/json")
+        #expect(known.validatedCount == 1)
+        changed = ["X-Bad": injected]
+        changed.addValidated(name: "Content-Type", value: "application/json")
+        #expect(changed.validatedCount == 0)
+        #expect(throws: TransportError.self) { try changed.validate() }
+        changed = known
+        changed.add(name: "X-New", value: injected)
         #expect(throws: TransportError.self) { try changed.validate() }
         // A list that fails is not marked: it fails with every request.
         let invalid = (["X-Bad": injected] as HTTPHeaders).validatedForReuse()
