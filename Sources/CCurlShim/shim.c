@@ -44,16 +44,19 @@ CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value) 
     return curl_easy_getinfo(handle, info, value);
 }
 
-void brick_easy_metrics(CURL *handle, brick_metrics *metrics) {
+void brick_easy_metrics(CURL *handle, int sent_body, brick_metrics *metrics) {
     *metrics = (brick_metrics){0};
+    curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &metrics->connects);
     curl_easy_getinfo(handle, CURLINFO_NAMELOOKUP_TIME_T, &metrics->name_lookup_end);
-    curl_easy_getinfo(handle, CURLINFO_CONNECT_TIME_T, &metrics->connect_end);
-    curl_easy_getinfo(handle, CURLINFO_APPCONNECT_TIME_T, &metrics->tls_end);
+    if (metrics->connects > 0) {
+        /* libcurl zeroes every timer when a transfer starts; on a reused connection these two stay 0. */
+        curl_easy_getinfo(handle, CURLINFO_CONNECT_TIME_T, &metrics->connect_end);
+        curl_easy_getinfo(handle, CURLINFO_APPCONNECT_TIME_T, &metrics->tls_end);
+    }
     curl_easy_getinfo(handle, CURLINFO_PRETRANSFER_TIME_T, &metrics->request_start);
     curl_easy_getinfo(handle, CURLINFO_STARTTRANSFER_TIME_T, &metrics->first_byte);
     curl_easy_getinfo(handle, CURLINFO_TOTAL_TIME_T, &metrics->total);
-    curl_easy_getinfo(handle, CURLINFO_NUM_CONNECTS, &metrics->connects);
-    curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &metrics->bytes_sent);
+    if (sent_body) curl_easy_getinfo(handle, CURLINFO_SIZE_UPLOAD_T, &metrics->bytes_sent);
     curl_easy_getinfo(handle, CURLINFO_SIZE_DOWNLOAD_T, &metrics->bytes_received);
 }
 

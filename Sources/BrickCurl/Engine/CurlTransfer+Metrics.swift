@@ -9,7 +9,7 @@ extension CurlTransfer {
     func readMetrics() -> TransferMetrics {
         var metrics = TransferMetrics()
         var read = brick_metrics()
-        brick_easy_metrics(engine.handle.raw, &read)
+        brick_easy_metrics(engine.handle.raw, request.body == nil ? 0 : 1, &read)
         let connectionWait = engine.connectionWait
         metrics.times.nameLookupEnd = Int64(read.name_lookup_end)
         metrics.times.connectEnd = Int64(read.connect_end)

@@ -35,12 +35,14 @@ CURLcode brick_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable
 
 /// A finished transfer's timings (microseconds from its start), connections made and body sizes: the
 /// CURLINFO_*_T and CURLINFO_NUM_CONNECTS values, read in one call (each that libcurl cannot give is 0).
+/// The connect and TLS times are read only when the transfer made a connection (on a reused one libcurl
+/// leaves them 0), the bytes sent only when `sent_body` is not 0 (without a body, libcurl counts none).
 typedef struct {
     curl_off_t name_lookup_end, connect_end, tls_end, request_start, first_byte, total;
     long connects;
     curl_off_t bytes_sent, bytes_received;
 } brick_metrics;
-void brick_easy_metrics(CURL *handle, brick_metrics *metrics);
+void brick_easy_metrics(CURL *handle, int sent_body, brick_metrics *metrics);
 
 CURLMcode brick_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
