@@ -57,7 +57,7 @@ struct HeadParser {
         }
         let line = UnsafeRawBufferPointer(rebasing: raw[..<end])
         if Self.isStatusLine(line) {
-            let parsed = Self.parseStatusLine(line)
+            let parsed = Self.statusLineParts(line)
             status = parsed.status
             version = parsed.version
             reason = parsed.reason
@@ -152,6 +152,12 @@ struct HeadParser {
 
     /// Parses a status line's bytes: the version after `HTTP/`, a 3-digit-or-longer status, the reason.
     static func parseStatusLine(_ line: UnsafeRawBufferPointer) -> ResponseHead {
+        let parts = statusLineParts(line)
+        return ResponseHead(status: parts.status, version: parts.version, reason: parts.reason)
+    }
+
+    /// ``parseStatusLine(_:)``'s parts, without a head around them (the parser keeps them as they are).
+    private static func statusLineParts(_ line: UnsafeRawBufferPointer) -> (status: Int, version: String, reason: String) {
         var index = 0
         func word() -> UnsafeRawBufferPointer {
             while index < line.count, line[index] == 0x20 { index += 1 }
@@ -169,7 +175,7 @@ struct HeadParser {
         }
         while index < line.count, line[index] == 0x20 { index += 1 }
         let reason = Self.text(UnsafeRawBufferPointer(rebasing: line[index...]))
-        return ResponseHead(status: status, version: version, reason: reason)
+        return (status, version, reason)
     }
 
     /// `bytes` as a string; the usual versions and reason are literals, which need no decoding.
