@@ -65,19 +65,30 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         /// a name compared only with the standard names of its length.
         init(of name: String) {
             let count = name.utf8.count
-            if count == 3, name == "GET" { self = [.query, .idempotent, .safe, .token]; return }
-            if count == 4, name == "POST" { self = [.token]; return }
+            if count == 3, name == "GET" { self = .reading; return }
+            if count == 4, name == "POST" { self = .token; return }
             self = switch count {
-            case 3 where name == "PUT": [.idempotent, .token]
-            case 4 where name == "HEAD": [.query, .idempotent, .safe, .token]
-            case 5 where name == "PATCH": [.token]
-            case 5 where name == "TRACE": [.idempotent, .safe, .token]
-            case 6 where name == "DELETE": [.query, .idempotent, .token]
-            case 7 where name == "OPTIONS": [.idempotent, .safe, .token]
-            case 7 where name == "CONNECT": [.token]
-            default: Self.isToken(name) ? [.token] : []
+            case 3 where name == "PUT": .replacing
+            case 4 where name == "HEAD": .reading
+            case 5 where name == "PATCH": .token
+            case 5 where name == "TRACE": .asking
+            case 6 where name == "DELETE": .deleting
+            case 7 where name == "OPTIONS": .asking
+            case 7 where name == "CONNECT": .token
+            default: Self.isToken(name) ? .token : Traits(rawValue: 0)
             }
         }
+
+        // The standard methods' traits, named (each an array literal would be an array made at every
+        // question in a debug build).
+        /// GET and HEAD.
+        static let reading = Traits(rawValue: query.rawValue | idempotent.rawValue | safe.rawValue | token.rawValue)
+        /// OPTIONS and TRACE.
+        static let asking = Traits(rawValue: idempotent.rawValue | safe.rawValue | token.rawValue)
+        /// DELETE.
+        static let deleting = Traits(rawValue: query.rawValue | idempotent.rawValue | token.rawValue)
+        /// PUT.
+        static let replacing = Traits(rawValue: idempotent.rawValue | token.rawValue)
 
         /// Whether `name` is an RFC 9110 token.
         private static func isToken(_ name: String) -> Bool {

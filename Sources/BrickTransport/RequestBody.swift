@@ -26,12 +26,17 @@ public struct RequestBody: Sendable {
         for part in parts { append(part) }
     }
 
+    /// A body of one part (empty bytes make no part), in one array made at its size.
+    private init(only part: Part) {
+        if case .data(let bytes) = part, bytes.isEmpty { parts = [] } else { parts = [part] }
+    }
+
     /// Bytes in memory.
-    public static func data(_ data: Data) -> RequestBody { RequestBody([.data(data)]) }
+    public static func data(_ data: Data) -> RequestBody { RequestBody(only: .data(data)) }
     /// A whole file, streamed from disk.
-    public static func file(path: String) -> RequestBody { RequestBody([.file(path: path)]) }
+    public static func file(path: String) -> RequestBody { RequestBody(only: .file(path: path)) }
     /// Chunks pulled from `stream`.
-    public static func stream(_ stream: BodyStream) -> RequestBody { RequestBody([.stream(stream)]) }
+    public static func stream(_ stream: BodyStream) -> RequestBody { RequestBody(only: .stream(stream)) }
 
     /// Adds a piece after the others.
     public mutating func append(_ part: Part) {

@@ -49,13 +49,15 @@ public struct ParameterBuilder: Sendable {
         }
     }
 
-    /// ``urlEncoded()``'s bytes, as a form body.
+    /// ``urlEncoded()``'s bytes, as a form body: written where the `Data` keeps them (made with `count`,
+    /// they were zeroed first, and written through its checked mutable access).
     func urlEncodedBody() -> Data {
         guard !textParameters.isEmpty else { return Data() }
         return encoded { length, write in
-            var body = Data(count: length)
-            body.withUnsafeMutableBytes { write($0) }
-            return body
+            guard length > 0 else { return Data() }
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 1)
+            write(UnsafeMutableRawBufferPointer(start: bytes, count: length))
+            return Data(bytesNoCopy: bytes, count: length, deallocator: .custom { bytes, _ in bytes.deallocate() })
         }
     }
 
