@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-public import Glibc
-#else
-#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
-#endif
+public import CMutex
 
 /// A fixed row of mutexes shared by many objects: each object's state is guarded by the mutex its address
 /// picks. For objects made by the thousand whose shared state is held briefly (a transfer, one per
@@ -19,13 +15,9 @@ public struct LockStripes: @unchecked Sendable {
     /// 64 mutexes: for the briefly held state of objects spread over a few threads, collisions are rare
     /// and short.
     package init() {
-        buffer = unsafeDowncast(LockStripesBuffer.create(minimumCapacity: LockStripesBuffer.count) { _ in () }, to: LockStripesBuffer.self)
-        buffer.withUnsafeMutablePointerToElements { mutexes in
-            for index in 0..<LockStripesBuffer.count {
-                (mutexes + index).initialize(to: pthread_mutex_t())
-                _ = pthread_mutex_init(mutexes + index, nil)
-            }
-        }
+        let words = LockStripesBuffer.count * LockStripesBuffer.spacing
+        buffer = unsafeDowncast(LockStripesBuffer.create(minimumCapacity: words) { _ in () }, to: LockStripesBuffer.self)
+        buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: words) }
     }
 
     /// The mutex `object`'s address picks. It lives as long as this row does: whoever keeps it keeps the row
@@ -39,37 +31,33 @@ public struct LockStripes: @unchecked Sendable {
 /// One mutex of a ``LockStripes`` row, for one object's state; valid while the row lives. Public (its members
 /// stay `package`) for the reason ``Locked`` is: so that ``withLock(_:)`` is inlined where it is used.
 public struct StripeLock: @unchecked Sendable {
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<UInt32>
 
-    @usableFromInline init(mutex: UnsafeMutablePointer<pthread_mutex_t>) { self.mutex = mutex }
+    @usableFromInline init(mutex: UnsafeMutablePointer<UInt32>) { self.mutex = mutex }
 
     /// Runs `body` with the mutex held; not reentrant, and `body` takes no other mutex of the same row (another
     /// object's may be this one).
     @inlinable @inline(__always)
     package func withLock<Result: ~Copyable, E: Error>(_ body: () throws(E) -> Result) throws(E) -> Result {
-        _ = pthread_mutex_lock(mutex)
-        defer { _ = pthread_mutex_unlock(mutex) }
+        brick_mutex_lock(mutex)
+        defer { brick_mutex_unlock(mutex) }
         return try body()
     }
 }
 
-/// The mutexes of a ``LockStripes``, side by side in one allocation, where they never move.
-public final class LockStripesBuffer: ManagedBuffer<Void, pthread_mutex_t> {
+/// The mutexes of a ``LockStripes`` (a futex word each, `CMutex`), in one allocation, where they never move:
+/// each on a cache line of its own, so that threads taking two of them do not contend for one line.
+public final class LockStripesBuffer: ManagedBuffer<Void, UInt32> {
     @usableFromInline static var count: Int { 64 }
-
-    deinit {
-        withUnsafeMutablePointerToElements { mutexes in
-            for index in 0..<Self.count { _ = pthread_mutex_destroy(mutexes + index) }
-            mutexes.deinitialize(count: Self.count)
-        }
-    }
+    /// Words from one mutex to the next: 64 bytes.
+    @usableFromInline static var spacing: Int { 16 }
 
     /// The mutex for `object`: its address (16-byte aligned, objects of one kind a fixed size apart) mixed
     /// by a multiplication, its top six bits the index.
     @inlinable
-    final func mutex(for object: AnyObject) -> UnsafeMutablePointer<pthread_mutex_t> {
+    final func mutex(for object: AnyObject) -> UnsafeMutablePointer<UInt32> {
         let address = UInt(bitPattern: ObjectIdentifier(object)) >> 4
         let index = Int((address &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        return withUnsafeMutablePointerToElements { $0 } + index
+        return withUnsafeMutablePointerToElements { $0 } + index &* Self.spacing
     }
 }

@@ -1,20 +1,18 @@
-#if canImport(Glibc)
-public import Glibc
-#else
-#error("BrickSystem reaches the operating system through Glibc: another system needs its own branch here")
-#endif
+public import CMutex
 
 /// A value behind a lock: how this package shares mutable state between threads (objects made for every
 /// request keep theirs behind a mutex of a fixed row instead: ``LockStripes``).
 ///
-/// It plays the part of `Synchronization.Mutex`, with a `pthread_mutex_t` underneath: ThreadSanitizer
-/// understands POSIX mutexes but not the raw futex calls `Mutex` makes on Linux, so with `Mutex` every
-/// access under the lock was reported as a race, and the real ones could not be told apart.
+/// It plays the part of `Synchronization.Mutex`, with the package's own futex mutex underneath (`CMutex`: one
+/// word, taken and released by one atomic instruction each when nobody waits). ThreadSanitizer sees that
+/// mutex's atomic operations, compiled with the sanitizer as the package is, but not those of `Mutex`,
+/// which live in the standard library: with `Mutex` every access under the lock was reported as a race, and
+/// the real ones could not be told apart.
 ///
 /// A copy of a `Locked` is the same lock around the same value: what it holds is a reference to one
 /// ``LockedBuffer``, the object that keeps the mutex and the value side by side in one allocation. It is
 /// `@unchecked Sendable` because of that mutex: the value is read and written only inside ``withLock(_:)``,
-/// between `pthread_mutex_lock` and `pthread_mutex_unlock`.
+/// between `brick_mutex_lock` and `brick_mutex_unlock`.
 public struct Locked<Value: ~Copyable>: @unchecked Sendable {
     @usableFromInline let buffer: LockedBuffer<Value>
 
@@ -22,8 +20,7 @@ public struct Locked<Value: ~Copyable>: @unchecked Sendable {
     /// generic code, the runtime looked the buffer's metadata up in a table for every lock made).
     @inlinable
     package init(_ initialValue: consuming sending Value) {
-        buffer = unsafeDowncast(LockedBuffer<Value>.create(minimumCapacity: 1) { _ in pthread_mutex_t() }, to: LockedBuffer<Value>.self)
-        buffer.withUnsafeMutablePointerToHeader { _ = pthread_mutex_init($0, nil) }
+        buffer = unsafeDowncast(LockedBuffer<Value>.create(minimumCapacity: 1) { _ in 0 }, to: LockedBuffer<Value>.self)
         buffer.value.initialize(to: initialValue)
     }
 
@@ -39,12 +36,11 @@ public struct Locked<Value: ~Copyable>: @unchecked Sendable {
     }
 }
 
-/// The object behind a ``Locked``: its header is the `pthread_mutex_t` and its one element the value, so
-/// that both live in the object's own allocation, where they never move. Reached only through its pointer,
+/// The object behind a ``Locked``: its header is the mutex's word (0: free) and its one element the value,
+/// so that both live in the object's own allocation, where they never move. Reached only through its pointer,
 /// the value is outside the runtime's exclusivity checks, which the lock makes redundant.
-public final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t, Value> {
+public final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<UInt32, Value> {
     deinit {
-        withUnsafeMutablePointerToHeader { _ = pthread_mutex_destroy($0) }
         _ = withUnsafeMutablePointerToElements { $0.move() }
     }
 
@@ -52,6 +48,6 @@ public final class LockedBuffer<Value: ~Copyable>: ManagedBuffer<pthread_mutex_t
     /// Inlinable, as are `lock()` and `unlock()`: each was a call of its own around the one it makes.
     @inlinable var value: UnsafeMutablePointer<Value> { withUnsafeMutablePointerToElements { $0 } }
 
-    @inlinable func lock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_lock($0) } }
-    @inlinable func unlock() { withUnsafeMutablePointerToHeader { _ = pthread_mutex_unlock($0) } }
+    @inlinable func lock() { withUnsafeMutablePointerToHeader { brick_mutex_lock($0) } }
+    @inlinable func unlock() { withUnsafeMutablePointerToHeader { brick_mutex_unlock($0) } }
 }
