@@ -46,6 +46,24 @@ import Testing
         #expect(throws: TransportError.self) { try headers.validate() }
     }
 
+    /// Each framing field's name is refused in lower, upper and mixed case; a name of the same length that
+    /// differs in one byte (a letter, or `-` for `_`) passes, as do the other fields of a default request.
+    @Test func framingNamesAreRefusedInAnyCaseAndOnlyThey() throws {
+        for name in HTTPHeaders.framingFieldNames {
+            let mixed = String(name.enumerated().map { $0.offset % 2 == 0 ? Character($0.element.uppercased()) : $0.element })
+            for variant in [name, name.uppercased(), mixed] {
+                let error = try #require(throws: TransportError.self, "\(variant)") { try HTTPHeaders([.init(name: variant, value: "1")]).validate() }
+                #expect(error.kind == .invalidHeader)
+            }
+            for index in name.indices {
+                var near = name
+                near.replaceSubrange(index...index, with: name[index] == "-" ? "_" : name[index] == "z" ? "y" : "z")
+                #expect(throws: Never.self, "\(near)") { try HTTPHeaders([.init(name: near, value: "1")]).validate() }
+            }
+        }
+        #expect(throws: Never.self) { try (["User-Agent": "x", "Accept-Encoding": "gzip", "Keep-Alivf": "1"] as HTTPHeaders).validate() }
+    }
+
     @Test(arguments: ["", "Bad Name", "Colon:", "Ünicode", "a\r\nb"])
     func refusesNamesThatAreNotTokens(name: String) throws {
         var headers = HTTPHeaders()
