@@ -23,7 +23,7 @@ public protocol TransportTransfer: AnyObject, Sendable {
     ///
     /// Task cancellation cancels the transfer.
     /// - Throws: ``TransportError``; `responseTooLarge` when the body passes ``TransportOptions/maxBodySize``.
-    nonisolated(nonsending) func response() async throws(TransportError) -> TransportResponse
+    func response() async throws(TransportError) -> TransportResponse
 
     /// Starts the transfer and returns its events as they arrive. The transfer pauses while the consumer is
     /// behind by more than ``TransportOptions/streamBufferSize``; ending the iteration early cancels it.

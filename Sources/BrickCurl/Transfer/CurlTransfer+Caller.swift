@@ -4,7 +4,7 @@ import BrickTransport
 /// The caller's side of a transfer: it starts the transfer once, collected or streamed, waits for what the
 /// engine hands over, and may cancel it from any thread.
 extension CurlTransfer {
-    nonisolated(nonsending) func response() async throws(TransportError) -> TransportResponse {
+    func response() async throws(TransportError) -> TransportResponse {
         try request.validate()
         let outcome = await withTaskCancellationHandler {
             await withUnsafeContinuation { (waiter: UnsafeContinuation<Outcome, Never>) in
