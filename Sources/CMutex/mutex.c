@@ -6,6 +6,10 @@
 // wait; one wake too many costs a system call, one too few would leave a thread asleep for ever).
 #include "CMutex.h"
 
+#ifndef __linux__
+#error "CMutex parks threads on a Linux futex: another system needs its own way to wait here"
+#endif
+
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -13,10 +17,19 @@
 /// How many times a thread that finds the mutex held reads it again before it sleeps.
 enum { spin_limit = 100 };
 
+/// Tells the processor the thread is spinning (on x86, `pause`; on Arm, `yield`).
+static inline void relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ volatile("yield");
+#endif
+}
+
 static uint32_t spin(uint32_t *word) {
     uint32_t state = __atomic_load_n(word, __ATOMIC_RELAXED);
     for (int turn = 0; state == 1 && turn < spin_limit; turn++) {
-        __builtin_ia32_pause();
+        relax();
         state = __atomic_load_n(word, __ATOMIC_RELAXED);
     }
     return state;
