@@ -20,6 +20,7 @@ import Testing
         let go = Atomic(false)
     }
 
+    /// Whether the waiting thread has taken the mutex: an atomic, not the lock under test.
     final class Flag: Sendable {
         let value = Atomic(false)
     }

@@ -23,8 +23,8 @@ public enum PercentEncoding {
         return text.withUTF8 { bytes in bytes.count + 2 * escapeCount(bytes) }
     }
 
-    /// How many of `bytes` must be escaped: sixteen at a time while all sixteen are unreserved (a dozen
-    /// vector operations where sixteen table loads and adds took ~55 instructions), each byte of the rest
+    /// How many of `bytes` must be escaped: sixteen at a time while all sixteen are unreserved (~35
+    /// instructions for the sixteen, where their table loads and adds took ~55), each byte of the rest
     /// looked up in `escapes`.
     private static func escapeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         escapes.withUnsafeBufferPointer { table in
