@@ -11,7 +11,7 @@ package struct RawFields: Sendable {
     /// An empty list, with room for `capacity` bytes (none allocated for zero).
     package init(capacity: Int) {
         guard capacity > 0 else { return }
-        bytes = [UInt8](unsafeUninitializedCapacity: capacity) { _, count in count = 0 }
+        bytes.reserveCapacity(capacity)
     }
 
     package var isEmpty: Bool { bytes.isEmpty }
@@ -24,17 +24,14 @@ package struct RawFields: Sendable {
 
     /// Appends lines already in the fields' layout (each `name: value` followed by a line feed); the first
     /// ones are copied into an allocation of their size.
+    ///
+    /// Made by reserving and appending: `Array(unsafeUninitializedCapacity:)` reaches the standard library's
+    /// unspecialized allocation, which looks up the storage class's metadata on every call (~0.35 k
+    /// instructions of a plain request's ~0.8 k for its head's copy).
     package mutating func append(lines: UnsafeRawBufferPointer) {
         guard !lines.isEmpty else { return }
-        guard !bytes.isEmpty else {
-            bytes = [UInt8](unsafeUninitializedCapacity: lines.count) { buffer, count in
-                guard let to = buffer.baseAddress, let from = lines.baseAddress else { return }
-                UnsafeMutableRawPointer(to).copyMemory(from: from, byteCount: lines.count)
-                count = lines.count
-            }
-            return
-        }
-        bytes.append(contentsOf: lines)
+        if bytes.isEmpty { bytes.reserveCapacity(lines.count) }
+        bytes.append(contentsOf: lines.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Appends `continuation` to the last field's value, joined by one space (an obsolete line fold); in

@@ -95,6 +95,22 @@ import Testing
         }
     }
 
+    /// The usual `HTTP/1.1` line is read at fixed places; these lines sit on both sides of what that reading
+    /// accepts, and each must come out as the word-by-word reading makes it.
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK", 200, "1.1", "OK"), ("HTTP/1.1 404 Not Found", 404, "1.1", "Not Found"),
+        ("HTTP/1.1 204", 204, "1.1", ""), ("HTTP/1.1 200  OK", 200, "1.1", "OK"), ("HTTP/1.1 200 ", 200, "1.1", ""),
+        ("HTTP/1.1 2000 Big", 2000, "1.1", "Big"), ("HTTP/1.1 20 OK", 20, "1.1", "OK"), ("HTTP/1.0 200 OK", 200, "1.0", "OK"),
+        ("HTTP/1.1  200 OK", 200, "1.1", "OK"), ("HTTP/1.1 2x0 OK", 0, "1.1", "OK"), ("HTTP/1.1 200OK", 0, "1.1", ""),
+        ("http/1.1 200 OK", 200, "1.1", "OK"), ("HTTP/1.1 999 Ünïcode", 999, "1.1", "Ünïcode"),
+    ])
+    func readsStatusLinesTheUsualOneAtFixedPlaces(line: String, status: Int, version: String, reason: String) {
+        let head = HeadParser.parseStatusLine(line[...])
+        #expect(head.status == status)
+        #expect(head.version == version)
+        #expect(head.reason == reason)
+    }
+
     @Test func aMalformedStatusBecomesZeroNotACrash() {
         #expect(HeadParser.parseStatusLine("HTTP/1.1 abc nope").status == 0)
         #expect(HeadParser.parseStatusLine("HTTP/").status == 0)

@@ -5,24 +5,50 @@ extension Session {
     /// it, interceptors process the outcome (and may replay it), validation and `serializer` turn it into
     /// a value, and error handlers may replace a failure or retry. Never throws: the outcome is in the result.
     ///
-    /// Only this wrapper knows `Value`: the pipeline under it is compiled once, not looked up by type at
-    /// run time for every request. For the stock bricks' bodies as bytes and as text it is also compiled
-    /// for those types (`@_specialize`), which spares the plain call looking up `Result<Value, BrickError>`
-    /// and `DataResponse<Value>` at run time: a profile of a `Data` request shows the copy of
-    /// `response(_:value:)` made for `Data` at work. This function itself runs generic when called from
-    /// the generic ``RequestType/dataResponse()`` and looks up `Optional<Value>` (~0.3 k instructions a
-    /// request); `dataResponse()` made inlinable and the copies exported, so that a caller's module calls the
-    /// `Data` copy, cost 2.7 k more.
+    /// Only this step and ``collectInLoop(_:serializer:)`` know `Value`: the pipeline under them is compiled
+    /// once, not looked up by type at run time for every request. A plain call goes straight and is
+    /// serialized here, after the transfer, where nothing can retry it: no value of the serializer's waits
+    /// across an await here, so this step's frame needs no `Optional<Value>`, which a generic function
+    /// looks up at run time (~0.3 k instructions a request), and the plain call has one step fewer. For the
+    /// stock bricks' bodies as bytes and as text it is also compiled for those types (`@_specialize`); it
+    /// runs generic when called from the generic ``RequestType/dataResponse()``.
     @_specialize(where Value == Data)
     @_specialize(where Value == String)
     nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+        guard way(of: plan) == .straight else { return await collectInLoop(plan, serializer: serializer) }
+        let outcome = await collectStraight(consume plan)
+        return Self.serialized(outcome, serializer)
+    }
+
+    /// The pipeline for a call that does not go straight: `serializer` runs inside each attempt, where its
+    /// failure may be retried or replaced, and the value it made waits in this step's frame.
+    @inline(never)
+    private func collectInLoop<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         var value: Value?
         let outcome = await collect(consume plan) { response throws(BrickError) in value = try serializer.serialize(response) }
         return Self.response(outcome, value: value)
     }
 
+    /// A straight call's response with its body serialized: the response's own failure, or what `serializer`
+    /// made of it.
+    @inline(never)
+    private static func serialized<Value>(_ outcome: consuming DataResponse<Void>, _ serializer: ResponseSerializer<Value>) -> DataResponse<Value> {
+        let result: Result<Value, BrickError>
+        if let error = outcome.error {
+            result = .failure(error)
+        } else if let response = outcome.response {
+            do throws(BrickError) { result = .success(try serializer.serialize(response)) } catch { result = .failure(error) }
+        } else {
+            result = .failure(.transport(.cancelled))  // not reached: a straight call that succeeded has its response
+        }
+        return DataResponse(
+            request: outcome.request.take(), response: outcome.response.take(), result: result, recorded: outcome.recorded.take(),
+            cacheStatus: outcome.cacheStatus)
+    }
+
     /// The call's response with the value the serializer made: out of line, so that the generic values take
-    /// no room in the frame of ``run(_:serializer:)``, which stays allocated while the request is on its way.
+    /// no room in the frame of ``collectInLoop(_:serializer:)``, which stays allocated while the request is
+    /// on its way.
     @inline(never)
     private static func response<Value>(_ outcome: consuming DataResponse<Void>, value: consuming Value?) -> DataResponse<Value> {
         let result: Result<Value, BrickError> = if let error = outcome.error { .failure(error) } else if let value {
@@ -36,17 +62,16 @@ extension Session {
             cacheStatus: outcome.cacheStatus)
     }
 
-    /// The pipeline of ``run(_:serializer:)``, with the serializer as `serialize`, which keeps the value it
-    /// makes (the result here only says whether it failed): the plain call straight, the rest through the
-    /// attempt loop, with the cache around it when the session has one.
+    /// The pipeline of ``collectInLoop(_:serializer:)``, with the serializer as `serialize`, which keeps the
+    /// value it makes (the result here only says whether it failed): through the attempt loop, with the
+    /// cache around it when the session has one.
     ///
     /// Each way reads the request from `plan` itself, so that this step's frame (allocated while the request
     /// is on its way) holds no request.
     @inline(never)
     private func collect(_ plan: consuming CallPlan, serialize: Serialize) async -> DataResponse<Void> {
         switch way(of: plan) {
-        case .straight: await collectStraight(consume plan, serialize)
-        case .loop: await collectAttempts(plan, serialize)
+        case .straight, .loop: await collectAttempts(plan, serialize)
         case .cache: await collectThroughCache(plan, serialize)
         case .unbuilt: Self.unbuilt(plan)
         }
