@@ -1,11 +1,11 @@
 extension Session {
     /// A plain call's one attempt, straight: the transfer (registered, so that cancelling its owner or losing
-    /// its route ends it), then validation; ``run(_:serializer:)`` serializes the body after it. What the attempt loop would do for such a call
-    /// and no more: a plain call (``CallPlan/isPlain`` on a session that ``takesStraightPath``) has no
-    /// interceptor to adapt it or replay it, no retry rule or error handler to repeat it, no observer to tell,
-    /// no cookie jar and no cache; its origin holds nothing back (a 429 or 503 it receives may start a hold,
-    /// after which calls take the loop). Its one attempt is made into ``DataResponse/attempts`` only when someone
-    /// reads them.
+    /// its route ends it), then validation; ``run(_:serializer:)`` serializes the body after it. What the
+    /// attempt loop would do for such a call and no more: a plain call (``CallPlan/isPlain`` on a session
+    /// that ``takesStraightPath``) has no interceptor to adapt it or replay it, no retry rule or error handler
+    /// to repeat it, no observer to tell, no cookie jar and no cache; its origin holds nothing back (a 429 or
+    /// 503 it receives may start a hold, after which calls take the loop). Its one attempt is made into
+    /// ``DataResponse/attempts`` only when someone reads them.
     ///
     /// `BRICKREQUEST_FULL_PATH` sends every call through the loop instead, and the suite runs whole both ways
     /// (``FullPath``), so that the two stay equal in everything a caller can see.
