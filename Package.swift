@@ -83,8 +83,10 @@ let package = Package(
         .target(name: "BrickReachability", dependencies: ["BrickSystem", "BrickTransport", "CNetlink"], swiftSettings: strict),
         // The public suffix list of the system's libpsl (Debian's libpsl-dev), for the cookie jar's Domain check.
         .target(name: "CPublicSuffix", linkerSettings: [.linkedLibrary("psl")]),
+        // Counting the bytes percent-encoding escapes in vector compares, which Swift's SIMD types lack.
+        .target(name: "CPercentEncoding"),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickSystem", "BrickTransport", "CPublicSuffix"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickSystem", "BrickTransport", "CPublicSuffix", "CPercentEncoding"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickSystem", "BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",

@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// Texts of every length to 100 bytes and around the counter's runs of 8,160 bytes (255 steps of 32),
+    /// ASCII mixed so that each step holds bytes of both kinds: the count of escapes matches the definition
+    /// byte by byte, whatever the tail the last step reads.
+    @Test func percentEncodingCountsEscapesAtEveryLength() {
+        func unreserved(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
+        }
+        for length in Array(0...100) + [8_159, 8_160, 8_161, 8_191, 8_192, 8_193, 16_320, 16_353, 40_000] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: ($0 &* 37 &+ length) % 128) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let escaped = bytes.count { !unreserved($0) }
+            #expect(PercentEncoding.encodedCount(of: text) == length + 2 * escaped, "\(length)")
+        }
+    }
+
     @Test func encodesEveryValueKind() {
         let builder = ParameterBuilder {
             TextParameter("s", name: "string")

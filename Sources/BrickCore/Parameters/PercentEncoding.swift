@@ -1,3 +1,5 @@
+import CPercentEncoding
+
 /// Percent-encoding for query strings and form bodies.
 public enum PercentEncoding {
     /// Encodes every byte of `text`'s UTF-8 except RFC 3986's unreserved characters (`A–Z a–z 0–9 - . _ ~`),
@@ -23,45 +25,12 @@ public enum PercentEncoding {
         return text.withUTF8 { bytes in bytes.count + 2 * escapeCount(bytes) }
     }
 
-    /// How many of `bytes` must be escaped: sixteen at a time while all sixteen are unreserved (~35
-    /// instructions for the sixteen, where their table loads and adds took ~55), each byte of the rest
-    /// looked up in `escapes`.
+    /// How many of `bytes` must be escaped, counted in vector compares thirty-two bytes at a time (~25
+    /// instructions for the thirty-two; a 1 KiB form ~0.8 k instructions, where sixteen-byte chunks in
+    /// Swift's SIMD types took 2.8 k).
     private static func escapeCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        escapes.withUnsafeBufferPointer { table in
-            var count = 0
-            var index = 0
-            if let base = bytes.baseAddress {
-                let raw = UnsafeRawPointer(base)
-                while index &+ 16 <= bytes.count {
-                    let chunk = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-                    if !allUnreserved(chunk) {
-                        for lane in 0..<16 { count &+= Int(table[Int(chunk[lane])]) }
-                    }
-                    index &+= 16
-                }
-            }
-            while index < bytes.count {
-                count &+= Int(table[Int(bytes[index])])
-                index &+= 1
-            }
-            return count
-        }
-    }
-
-    /// Whether all sixteen bytes are unreserved, in lane-wise adds, ors and ands (the SIMD comparisons
-    /// compile to a loop over the lanes). For `n` ≤ 128, `(x &+ (128 - n)) | x` has its high bit set
-    /// exactly when `x ≥ n`; a byte is reserved when that holds for each of the five ranges below.
-    @inline(__always)
-    private static func allUnreserved(_ chunk: SIMD16<UInt8>) -> Bool {
-        let letter = (chunk | 0x20) &- UInt8(ascii: "a")  // 26 letters
-        let digit = chunk &- UInt8(ascii: "0")  // 10 digits
-        let dashOrDot = chunk &- UInt8(ascii: "-")  // "-" and "."
-        let underscore = chunk ^ UInt8(ascii: "_")  // 1
-        let tilde = chunk ^ UInt8(ascii: "~")  // 1
-        let outside = ((letter &+ 102) | letter) & ((digit &+ 118) | digit) & ((dashOrDot &+ 126) | dashOrDot)
-            & ((underscore &+ 127) | underscore) & ((tilde &+ 127) | tilde)
-        let halves = unsafeBitCast(outside, to: SIMD2<UInt64>.self)
-        return (halves[0] | halves[1]) & 0x8080_8080_8080_8080 == 0
+        guard let base = bytes.baseAddress else { return 0 }
+        return brick_percent_escape_count(base, bytes.count)
     }
 
     /// Writes `text` percent-encoded at `cursor` and moves `cursor` past it: `encodedCount` bytes, as
