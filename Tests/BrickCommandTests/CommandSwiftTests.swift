@@ -36,7 +36,7 @@ import TestServers
         let swiftc = try #require(Self.onPath("swiftc"))
         let typecheck = try await PipedChild.run([
             swiftc, "-typecheck", "-swift-version", "6", "-I", built + "/Modules", "-I", Paths.repository + "/Sources/CCurl",
-        ] + ["CCurlShim", "CNetlink", "CPublicSuffix", "CContentCoding", "CMutex"].flatMap { ["-Xcc", "-fmodule-map-file=\(built)/\($0).build/module.modulemap"] }
+        ] + ["CCurlShim", "CNetlink", "CPublicSuffix", "CPercentEncoding", "CContentCoding", "CMutex"].flatMap { ["-Xcc", "-fmodule-map-file=\(built)/\($0).build/module.modulemap"] }
             + files)
         #expect(typecheck.status == 0, "\(typecheck.error)")
     }

@@ -23,7 +23,7 @@ import Testing
         let file = directory + "/\(name).swift"
         try ("import BrickRequest\n" + source).write(toFile: file, atomically: true, encoding: .utf8)
         let products = URL(fileURLWithPath: Self.modules).deletingLastPathComponent()
-        let moduleMaps = ["CCurlShim", "CNetlink", "CPublicSuffix", "CContentCoding", "CMutex"].flatMap {
+        let moduleMaps = ["CCurlShim", "CNetlink", "CPublicSuffix", "CPercentEncoding", "CContentCoding", "CMutex"].flatMap {
             ["-Xcc", "-fmodule-map-file=" + products.appendingPathComponent("\($0).build/module.modulemap").path]
         }
         let log = directory + "/\(name).log"
