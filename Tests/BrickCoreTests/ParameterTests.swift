@@ -1,4 +1,5 @@
 @testable import BrickCore
+import CPercentEncoding
 import FoundationEssentials
 import Testing
 
@@ -56,6 +57,29 @@ import Testing
             let escaped = bytes.count { !unreserved($0) }
             #expect(PercentEncoding.encodedCount(of: text) == length + 2 * escaped, "\(length)")
         }
+    }
+
+    /// Every byte value at every place of a 32-byte step, of a last partial step and of an input shorter than
+    /// one step: the byte counted once when it is escaped, never when it is not (whichever build of the count
+    /// the processor runs).
+    @Test func escapeCountClassifiesEveryByteInEveryLane() {
+        func unreserved(_ byte: UInt8) -> Bool {
+            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
+        }
+        var wrong: [String] = []
+        for length in [1, 7, 31, 32, 33, 64, 95] {
+            var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            for place in 0..<length {
+                for value in 0...255 {
+                    bytes[place] = UInt8(value)
+                    let count = bytes.withUnsafeBufferPointer { $0.baseAddress.map { brick_percent_escape_count($0, length) } }
+                    if count != (unreserved(UInt8(value)) ? 0 : 1) { wrong.append("\(value) at \(place) of \(length)") }
+                }
+                bytes[place] = UInt8(ascii: "a")
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
     }
 
     @Test func encodesEveryValueKind() {
