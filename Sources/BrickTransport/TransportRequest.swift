@@ -35,7 +35,8 @@ public struct TransportRequest: Sendable {
     }
 
     /// A request whose `mayBeSentTwice` the caller decided (the session, from the request's idempotency).
-    @inlinable
+    /// Not inlinable: inlined into the step that builds a component's request, the request was built twice
+    /// there and copied once more.
     package init(method: HTTPMethod, url: String, headers: HTTPHeaders, options: TransportOptions, mayBeSentTwice: Bool) {
         self.method = method
         self.url = url

@@ -20,8 +20,9 @@ extension RequestType {
         if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
         let options = transportOptions.applied(over: session.configuredTransportOptions)
         let method = self.method
+        let mayBeSentTwice = idempotency.allowsRepeat(of: method)
         var request = TransportRequest(
-            method: method, url: url, headers: headers, options: options, mayBeSentTwice: idempotency.allowsRepeat(of: method))
+            method: consume method, url: consume url, headers: consume headers, options: consume options, mayBeSentTwice: mayBeSentTwice)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
     }
