@@ -16,9 +16,7 @@ import Testing
     @Test func percentEncodingMatchesItsDefinitionForEveryByte() {
         func reference(_ text: String) -> String {
             text.utf8.map { byte -> String in
-                let unreserved = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                    || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
-                return unreserved ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                isUnreserved(byte) ? String(UnicodeScalar(byte)) : "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
             }.joined()
         }
         let scalars = (0...0x7FF).compactMap(UnicodeScalar.init) + ["\u{FFFD}", "\u{1F600}", "\u{10FFFF}"]
@@ -47,14 +45,10 @@ import Testing
     /// ASCII mixed so that each step holds bytes of both kinds: the count of escapes matches the definition
     /// byte by byte, whatever the tail the last step reads.
     @Test func percentEncodingCountsEscapesAtEveryLength() {
-        func unreserved(_ byte: UInt8) -> Bool {
-            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
-        }
         for length in Array(0...100) + [8_159, 8_160, 8_161, 8_191, 8_192, 8_193, 16_320, 16_353, 40_000] {
             let bytes = (0..<length).map { UInt8(truncatingIfNeeded: ($0 &* 37 &+ length) % 128) }
             let text = String(decoding: bytes, as: UTF8.self)
-            let escaped = bytes.count { !unreserved($0) }
+            let escaped = bytes.count { !isUnreserved($0) }
             #expect(PercentEncoding.encodedCount(of: text) == length + 2 * escaped, "\(length)")
         }
     }
@@ -63,10 +57,6 @@ import Testing
     /// one step: the byte counted once when it is escaped, never when it is not (whichever build of the count
     /// the processor runs).
     @Test func escapeCountClassifiesEveryByteInEveryLane() {
-        func unreserved(_ byte: UInt8) -> Bool {
-            (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
-                || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
-        }
         var wrong: [String] = []
         for length in [1, 7, 31, 32, 33, 64, 95] {
             var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
@@ -74,7 +64,7 @@ import Testing
                 for value in 0...255 {
                     bytes[place] = UInt8(value)
                     let count = bytes.withUnsafeBufferPointer { $0.baseAddress.map { brick_percent_escape_count($0, length) } }
-                    if count != (unreserved(UInt8(value)) ? 0 : 1) { wrong.append("\(value) at \(place) of \(length)") }
+                    if count != (isUnreserved(UInt8(value)) ? 0 : 1) { wrong.append("\(value) at \(place) of \(length)") }
                 }
                 bytes[place] = UInt8(ascii: "a")
             }
@@ -166,4 +156,11 @@ import Testing
     @Test func withoutABaseThePathIsTheURL() {
         #expect(URLResolution.resolve("https://a.test/p", against: nil) == "https://a.test/p")
     }
+}
+
+/// RFC 3986's unreserved bytes (`A–Z a–z 0–9 - . _ ~`), written out as the definition the counts are checked
+/// against.
+private func isUnreserved(_ byte: UInt8) -> Bool {
+    (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+        || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
 }
