@@ -45,6 +45,29 @@ import Testing
         #expect(headers["Expect"] == nil)
     }
 
+    /// A request that names no `Accept` goes without one (it accepts any type, RFC 9110 §12.5.1): libcurl's
+    /// `Accept: */*` stays out. One that names its own sends exactly that, an empty value too, on a new
+    /// connection and on a kept one, and the next without one again sends none.
+    @Test func acceptGoesOnlyWhenTheRequestNamesIt() async throws {
+        let seen = Locked<[[String]]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append(request.headers.filter { $0.name.lowercased() == "accept" }.map(\.value)) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let transport = try #require(CurlTransport())
+        var reused: [Bool] = []
+        for accept in [nil, "application/json", nil, ""] as [String?] {
+            let headers: HTTPHeaders = accept.map { ["Accept": $0] } ?? [:]
+            let response = try await send(server.baseURL + "/accept", headers: headers, through: transport)
+            #expect(response.head.status == 200)
+            reused.append(response.metrics.reusedConnection)
+        }
+        await transport.shutdown()
+        #expect(reused == [false, true, true, true])
+        #expect(seen.withLock { $0 } == [[], ["application/json"], [], [""]])
+    }
+
     @Test func sendsAnEmptyHeaderValue() async throws {
         let response = try await send(try httpbin().url("/headers"), headers: ["X-Empty": ""])
         let headers = try #require(try json(response)["headers"] as? [String: String])
