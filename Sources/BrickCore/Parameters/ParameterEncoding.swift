@@ -5,6 +5,8 @@ public enum ParameterEncoding {
     /// The default: text parameters in the query for GET, HEAD and DELETE; otherwise a form body, or a
     /// multipart body when there are files.
     public static func methodDependent(_ parameters: ParameterBuilder, into request: inout TransportRequest) throws(RequestEncodingError) {
+        // Nothing to place (most requests): the method's traits are not worked out either.
+        guard !parameters.isEmpty else { return }
         if !parameters.fileParameters.isEmpty {
             try multipart(parameters, into: &request)
         } else if request.method.encodesParametersInQuery {
