@@ -1,4 +1,5 @@
 import BrickCurl
+import BrickSystem
 import FoundationEssentials
 import Dispatch
 import Glibc
@@ -238,6 +239,28 @@ import Testing
     }
 
     /// A transport with one connection, so that its transfers take turns on one easy handle.
+    /// A kept handle holds its last URL parsed (libcurl's `CURLOPT_CURLU`): each request on it still goes
+    /// to its own URL and reports that one as its effective URL, whether it repeats the one before or not,
+    /// and another host's URL on the same handle opens its own connection.
+    @Test func aKeptHandleGoesToEachRequestsOwnURL() async throws {
+        let seen = Locked<[String]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append(request.query.isEmpty ? request.path : request.path + "?" + request.query) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        let single = try oneConnectionTransport()
+        let other = server.baseURL.replacing("127.0.0.1", with: "localhost")
+        let base = server.baseURL
+        let urls: [String] = [base + "/a", base + "/a", base + "/b?x=1", base + "/a#part", other + "/c", base + "/a"]
+        var responses: [TransportResponse] = []
+        for url in urls { responses.append(try await send(url, through: single)) }
+        await single.shutdown()
+        #expect(seen.withLock { $0 } == ["/a", "/a", "/b?x=1", "/a", "/c", "/a"])
+        #expect(responses.map(\.metrics.effectiveURL) == urls)  // libcurl keeps a fragment in it
+        #expect(responses.map(\.metrics.reusedConnection) == [false, true, true, true, false, false])
+    }
+
     private func oneConnectionTransport() throws -> CurlTransport {
         var configuration = CurlTransport.Configuration()
         configuration.maxConnections = 1

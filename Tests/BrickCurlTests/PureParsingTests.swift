@@ -179,3 +179,22 @@ import Testing
         #expect(error.message == "refused")
     }
 }
+
+@Suite struct ParsedURLTests {
+    /// A URL libcurl refuses fails as the transfer would have, had libcurl parsed it itself: curl 3,
+    /// `invalidURL`, libcurl's reason.
+    @Test(arguments: ["http://[::1/", "http://h:99999/", "http://h:8a/"])
+    func aURLLibcurlRefusesIsAnInvalidURL(url: String) {
+        #expect {
+            _ = try ParsedURL(url)
+        } throws: { error in
+            guard let error = error as? TransportError else { return false }
+            return error.kind == .invalidURL && error.curlCode == 3 && error.message.hasPrefix("URL rejected: ")
+        }
+    }
+
+    @Test func aURLLibcurlTakesKeepsItsText() throws {
+        let url = "http://127.0.0.1:8080/a/b?c=d"
+        #expect(try ParsedURL(url).url == url)
+    }
+}

@@ -109,7 +109,7 @@ extension EngineLoop {
         if keepingHandle {
             transfer.restoreStandingTimeout()
             if let profile = transfer.engine.profile.take() {  // moved: the transfer is done with it
-                idleHandles.keep(handle, profile: profile, values: KeptRequestValues(url: transfer.request.url, headerList: transfer.engine.headerList))
+                idleHandles.keep(handle, profile: profile, values: KeptRequestValues(url: transfer.engine.parsedURL, headerList: transfer.engine.headerList))
             } else {
                 handle.destroy()
             }

@@ -30,7 +30,9 @@ struct EngineSide {
     var slot = -1
     var flushScheduled = false
     var decodeScheduled = false
-    /// The header list libcurl sends for this transfer (perhaps the handle's last one, used again).
+    /// The URL, parsed, and the header list libcurl sends for this transfer (perhaps the handle's last ones,
+    /// used again).
+    var parsedURL: ParsedURL?
     var headerList: HeaderList?
     /// The body when it is sent through the read callback (files, streams, several parts).
     var upload: UploadSource?

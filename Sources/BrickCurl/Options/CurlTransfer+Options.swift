@@ -46,15 +46,27 @@ extension CurlTransfer {
         _ = brick_easy_setopt_long(engine.handle.raw, CURLOPT_TIMEOUT_MS, standingTimeout)
     }
 
-    /// The options of this one request: its URL, its method and body, its header list; and the handle's
-    /// context pointed at this transfer.
+    /// The options of this one request: its URL (parsed: ``ParsedURL``), its method and body, its header list;
+    /// and the handle's context pointed at this transfer.
+    ///
+    /// - Throws: ``TransportError`` of kind `invalidURL` when libcurl refuses the URL.
     private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
         let handle = engine.handle
         handle.serve(self)
         try setMethodAndBody(&setter, request, context: handle.context)
-        // A kept handle keeps its last request's URL and header list: each is set again only when it differs.
+        // A kept handle keeps its last request's URL, parsed, and header list: each is set again only when it
+        // differs.
         let kept = engine.keptValues
-        if request.url != kept.url { setter.string(CURLOPT_URL, request.url) }
+        if let parsed = kept.url, parsed.url == request.url {
+            engine.parsedURL = parsed
+        } else {
+            let parsed = try ParsedURL(request.url)
+            engine.parsedURL = parsed
+            // With no URL string set, libcurl reads the URL from the parsed one when the transfer starts; with
+            // the handle's last string still set, it would report that one as this transfer's effective URL.
+            setter.string(CURLOPT_URL, nil)
+            setter.pointer(CURLOPT_CURLU, UnsafeRawPointer(parsed.handle))
+        }
         let hasBody = request.body != nil && request.method != .head
         let refusesExpect = hasBody && (request.body?.data.map { $0.count >= HeaderList.expectThreshold } ?? true)
         let acceptEncoding = request.options.automaticDecompression
