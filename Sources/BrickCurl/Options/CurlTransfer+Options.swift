@@ -9,13 +9,14 @@ extension CurlTransfer {
     /// last request (``KeptRequestValues``).
     ///
     /// `pool` is where a new handle's connections come from (a kept handle keeps the pool of its profile,
-    /// whose identity is the same).
+    /// whose identity is the same). `lastURL` is the URL the engine parsed last, which this transfer uses
+    /// when it goes to the same one: libcurl only reads a parsed URL, so handles may share one.
     ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
-    func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?) throws(TransportError) {
+    func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?, lastURL: ParsedURL?) throws(TransportError) {
         var setter = OptionSetter(handle: engine.handle.raw)
         if !engine.keptValues.isKept { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
-        try setRequestOptions(&setter)
+        try setRequestOptions(&setter, lastURL: lastURL)
         if let failure = setter.failure {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
                                  message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
@@ -50,7 +51,7 @@ extension CurlTransfer {
     /// and the handle's context pointed at this transfer.
     ///
     /// - Throws: ``TransportError`` of kind `invalidURL` when libcurl refuses the URL.
-    private func setRequestOptions(_ setter: inout OptionSetter) throws(TransportError) {
+    private func setRequestOptions(_ setter: inout OptionSetter, lastURL: ParsedURL?) throws(TransportError) {
         let handle = engine.handle
         handle.serve(self)
         try setMethodAndBody(&setter, request, context: handle.context)
@@ -60,7 +61,8 @@ extension CurlTransfer {
         if let parsed = kept.url, parsed.url == request.url {
             engine.parsedURL = parsed
         } else {
-            let parsed = try ParsedURL(request.url)
+            let parsed: ParsedURL
+            if let last = lastURL, last.url == request.url { parsed = last } else { parsed = try ParsedURL(request.url) }
             engine.parsedURL = parsed
             // With no URL string set, libcurl reads the URL from the parsed one when the transfer starts; with
             // the handle's last string still set, it would report that one as this transfer's effective URL.
