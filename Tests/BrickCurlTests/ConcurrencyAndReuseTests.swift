@@ -261,6 +261,39 @@ import Testing
         #expect(responses.map(\.metrics.reusedConnection) == [false, true, true, true, false, false])
     }
 
+    /// Transfers launched one after another share the parsed URL and header list of the one before when
+    /// theirs are the same: requests in flight together, each on a handle of its own, alternating two URLs
+    /// and three sets of fields, each still arrive with their own path and fields.
+    @Test func handlesInFlightTogetherSendEachTheirOwnURLAndFields() async throws {
+        let seen = Locked<[String]>([])
+        let server = try LoopbackServer { request in
+            seen.withLock { $0.append([request.path, request.header("X-Kind") ?? "-", request.header("X-Extra") ?? "-"].joined(separator: " ")) }
+            return .text("ok")
+        }
+        defer { server.stop() }
+        var configuration = CurlTransport.Configuration()
+        configuration.maxConnectionsPerHost = 16
+        let wide = try #require(CurlTransport(configuration: configuration))
+        func request(_ index: Int) -> (path: String, headers: HTTPHeaders) {
+            var headers: HTTPHeaders = ["X-Kind": index % 2 == 0 ? "even" : "odd"]
+            if index % 3 == 0 { headers["X-Extra"] = "third" }
+            return (index % 4 < 2 ? "/left" : "/right", headers)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<32 {
+                let (path, headers) = request(index)
+                group.addTask { _ = try await send(server.baseURL + path, headers: headers, through: wide) }
+            }
+            try await group.waitForAll()
+        }
+        await wide.shutdown()
+        let expected = (0..<32).map { index in
+            let (path, headers) = request(index)
+            return [path, headers["X-Kind"] ?? "-", headers["X-Extra"] ?? "-"].joined(separator: " ")
+        }
+        #expect(seen.withLock { $0 }.sorted() == expected.sorted())
+    }
+
     private func oneConnectionTransport() throws -> CurlTransport {
         var configuration = CurlTransport.Configuration()
         configuration.maxConnections = 1

@@ -29,9 +29,10 @@ final class EngineLoop {
     let decodeQueue = DecodeQueue()
     /// The commands being applied; swapped with the mailbox's queue so that neither side reallocates.
     @exclusivity(unchecked) private var batch: [EngineCommand] = []
-    /// The URL parsed for the last transfer launched: the next ones to the same URL share it, on new handles
-    /// too (a burst to one endpoint parses its URL once, and holds it once).
-    @exclusivity(unchecked) private var lastURL: ParsedURL?
+    /// The parsed URL and header list set for the last transfer launched: the next ones with the same share
+    /// them, on new handles too (a burst to one endpoint parses its URL and builds its list once, and holds
+    /// each once).
+    @exclusivity(unchecked) private var last = KeptRequestValues.none
     /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
     @exclusivity(unchecked) private var wakeup: curl_waitfd
 
@@ -153,8 +154,10 @@ final class EngineLoop {
         }
         do {
             let pool = kept == nil ? pools.pool(for: transfer.request.options) : nil
-            try transfer.configure(receiveBufferSize: configuration.receiveBufferSize, pool: pool, lastURL: lastURL)
-            lastURL = transfer.engine.parsedURL
+            try transfer.configure(receiveBufferSize: configuration.receiveBufferSize, pool: pool, last: last)
+            if last.url !== transfer.engine.parsedURL || last.headerList !== transfer.engine.headerList {
+                last = KeptRequestValues(url: transfer.engine.parsedURL, headerList: transfer.engine.headerList)
+            }
         } catch {
             handle.destroy()
             if let key { admission.uncount(key) }

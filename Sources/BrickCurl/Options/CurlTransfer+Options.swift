@@ -9,14 +9,15 @@ extension CurlTransfer {
     /// last request (``KeptRequestValues``).
     ///
     /// `pool` is where a new handle's connections come from (a kept handle keeps the pool of its profile,
-    /// whose identity is the same). `lastURL` is the URL the engine parsed last, which this transfer uses
-    /// when it goes to the same one: libcurl only reads a parsed URL, so handles may share one.
+    /// whose identity is the same). `last` is what the engine set for the transfer it launched last: its
+    /// parsed URL and its header list, which this transfer uses when its own are the same (libcurl only
+    /// reads them, so handles may share them).
     ///
     /// - Throws: ``TransportError`` of kind `other` when libcurl refuses an option.
-    func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?, lastURL: ParsedURL?) throws(TransportError) {
+    func configure(receiveBufferSize: Int, pool: ConnectionPools.Pool?, last: KeptRequestValues) throws(TransportError) {
         var setter = OptionSetter(handle: engine.handle.raw)
         if !engine.keptValues.isKept { setStandingOptions(&setter, receiveBufferSize: receiveBufferSize, pool: pool ?? .common) }
-        try setRequestOptions(&setter, lastURL: lastURL)
+        try setRequestOptions(&setter, last: last)
         if let failure = setter.failure {
             throw TransportError(.other, curlCode: Int(failure.code.rawValue),
                                  message: "libcurl refused option \(failure.option.rawValue): \(String(cString: curl_easy_strerror(failure.code)))")
@@ -51,7 +52,7 @@ extension CurlTransfer {
     /// and the handle's context pointed at this transfer.
     ///
     /// - Throws: ``TransportError`` of kind `invalidURL` when libcurl refuses the URL.
-    private func setRequestOptions(_ setter: inout OptionSetter, lastURL: ParsedURL?) throws(TransportError) {
+    private func setRequestOptions(_ setter: inout OptionSetter, last: KeptRequestValues) throws(TransportError) {
         let handle = engine.handle
         handle.serve(self)
         try setMethodAndBody(&setter, request, context: handle.context)
@@ -62,7 +63,7 @@ extension CurlTransfer {
             engine.parsedURL = parsed
         } else {
             let parsed: ParsedURL
-            if let last = lastURL, last.url == request.url { parsed = last } else { parsed = try ParsedURL(request.url) }
+            if let shared = last.url, shared.url == request.url { parsed = shared } else { parsed = try ParsedURL(request.url) }
             engine.parsedURL = parsed
             // With no URL string set, libcurl reads the URL from the parsed one when the transfer starts; with
             // the handle's last string still set, it would report that one as this transfer's effective URL.
@@ -77,7 +78,14 @@ extension CurlTransfer {
         {
             engine.headerList = list
         } else {
-            let list = HeaderList(request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
+            let list: HeaderList
+            if let shared = last.headerList,
+                shared.isMade(from: request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
+            {
+                list = shared
+            } else {
+                list = HeaderList(request.headers, hasBody: hasBody, refusesExpect: refusesExpect, acceptEncoding: acceptEncoding)
+            }
             engine.headerList = list
             setter.pointer(CURLOPT_HTTPHEADER, list.list)
         }
