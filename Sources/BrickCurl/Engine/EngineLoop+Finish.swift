@@ -116,6 +116,12 @@ extension EngineLoop {
         } else {
             handle.destroy()
         }
+        // The handle no longer points at the parsed URL and header list (freed, or kept with them): the
+        // transfer, which lives on with its caller, lets them go, so that they are held per handle and not
+        // per request.
+        transfer.engine.parsedURL = nil
+        transfer.engine.headerList = nil
+        transfer.engine.keptValues = .none
         if admission.counting, let key = transfer.engine.admissionKey { released(key) }
     }
 }
