@@ -78,7 +78,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.9.0"
+    public static let version = "0.9.1"
 
     /// What this session was made with.
     public let configuration: Configuration

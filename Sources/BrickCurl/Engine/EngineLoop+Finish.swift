@@ -109,7 +109,8 @@ extension EngineLoop {
         if keepingHandle {
             transfer.restoreStandingTimeout()
             if let profile = transfer.engine.profile.take() {  // moved: the transfer is done with it
-                idleHandles.keep(handle, profile: profile, values: KeptRequestValues(url: transfer.engine.parsedURL, headerList: transfer.engine.headerList))
+                let values = transfer.withEngine { KeptRequestValues(url: $0.parsedURL, headerList: $0.headerList) }
+                idleHandles.keep(handle, profile: profile, values: values)
             } else {
                 handle.destroy()
             }
@@ -119,9 +120,11 @@ extension EngineLoop {
         // The handle no longer points at the parsed URL and header list (freed, or kept with them): the
         // transfer, which lives on with its caller, lets them go, so that they are held per handle and not
         // per request.
-        transfer.engine.parsedURL = nil
-        transfer.engine.headerList = nil
-        transfer.engine.keptValues = .none
+        transfer.withEngine { side in
+            side.parsedURL = nil
+            side.headerList = nil
+            side.keptValues = .none
+        }
         if admission.counting, let key = transfer.engine.admissionKey { released(key) }
     }
 }

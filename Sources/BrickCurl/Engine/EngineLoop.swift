@@ -155,9 +155,8 @@ final class EngineLoop {
         do {
             let pool = kept == nil ? pools.pool(for: transfer.request.options) : nil
             try transfer.configure(receiveBufferSize: configuration.receiveBufferSize, pool: pool, last: last)
-            if last.url !== transfer.engine.parsedURL || last.headerList !== transfer.engine.headerList {
-                last = KeptRequestValues(url: transfer.engine.parsedURL, headerList: transfer.engine.headerList)
-            }
+            let (url, list) = transfer.withEngine { ($0.parsedURL, $0.headerList) }
+            if last.url !== url || last.headerList !== list { last = KeptRequestValues(url: url, headerList: list) }
         } catch {
             handle.destroy()
             if let key { admission.uncount(key) }
