@@ -39,12 +39,15 @@ extension DeliveryQueue {
                 guard await wait(for: longest, on: &waiting) else { return }
                 continue
             }
+            if let refusal = candidate.stored.refusal {
+                // The store will not have it sent (a row that names a file): kept as a dead letter, unsent.
+                guard try await settleUnsent(candidate, { claim throws(QueueError) in try deadLetter(claim, .requestEncoding(.refusedBody(refusal))) })
+                else { return }
+                continue
+            }
             guard candidate.repeatable || !candidate.interrupted else {
                 // Its claimant is gone while it was being sent: it may have arrived, so it is not sent again.
-                guard let claimed = try await whileReachable({ () throws(QueueError) in try store.claim(candidate) }) else { return }
-                if let claim = claimed {
-                    guard try await whileReachable({ () throws(QueueError) in try finish(claim, .mayHaveArrived(nil)) }) != nil else { return }
-                }
+                guard try await settleUnsent(candidate, { claim throws(QueueError) in try finish(claim, .mayHaveArrived(nil)) }) else { return }
                 continue
             }
             guard await reachable(candidate) else { return }
@@ -65,6 +68,13 @@ extension DeliveryQueue {
             case .stop: return
             }
         }
+    }
+
+    /// Claims `candidate` and settles it with `settle` without sending it; `false` once the loop must end.
+    private func settleUnsent(_ candidate: Claim, _ settle: (Claim) throws(QueueError) -> Void) async throws(QueueError) -> Bool {
+        guard let claimed = try await whileReachable({ () throws(QueueError) in try store.claim(candidate) }) else { return false }
+        guard let claim = claimed else { return true }
+        return try await whileReachable({ () throws(QueueError) in try settle(claim) }) != nil
     }
 
     /// Runs `body` until the database can be reached: while it cannot (a shared database restarting, out
@@ -163,10 +173,15 @@ extension DeliveryQueue {
             try requeue(claim)
             return .later
         }
+        try deadLetter(claim, error)
+        return .done
+    }
+
+    /// Keeps the request as a dead letter, announced with `error` if the claim was still this one's.
+    private func deadLetter(_ claim: Claim, _ error: BrickError) throws(QueueError) {
         if try store.settle(claim, .deadLettered) {
             announce(DeliveryOutcome(id: claim.id, label: claim.label, result: .deadLettered(error)))
         }
-        return .done
     }
 
     private func requeue(_ claim: Claim) throws(QueueError) {

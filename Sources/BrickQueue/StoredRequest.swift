@@ -9,6 +9,8 @@ package struct StoredRequest: Sendable {
     package var headers: Data
     package var body: Data?
     package var bodyFile: String?
+    /// Why the store will not have it delivered (a shared database's row that names a file), or `nil`.
+    package var refusal: String?
 
     /// `request` as stored, or `nil` for a body that cannot be (a stream).
     package init?(_ request: TransportRequest) {

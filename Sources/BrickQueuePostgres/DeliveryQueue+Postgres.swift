@@ -40,7 +40,8 @@ extension DeliveryQueue {
     }
 
     /// Queues `request` in the same transaction as `statements` (the transactional outbox): the caller's
-    /// rows and the request are committed together, or neither is.
+    /// rows and the request are committed together, or neither is. The statements run under the role's own
+    /// `search_path` (the queue's own statements never do).
     /// - Parameters:
     ///   - request: The request to deliver.
     ///   - label: What queued it.
@@ -56,7 +57,11 @@ extension DeliveryQueue {
         let limits = limits
         let id = try store.connection.withLock { connection throws(QueueError) -> Int64 in
             try connection.transaction { connection throws(QueueError) -> Int64 in
+                // The caller's statements name the caller's tables as the caller's role finds them: under the
+                // role's own search path, for them alone; the queue's statements after them, under the pinned one.
+                try connection.query("SET LOCAL search_path TO DEFAULT")
                 for statement in statements { try connection.query(statement.sql, statement.parameters.map { $0.map { .untyped($0) } ?? .null }) }
+                try connection.query("SET LOCAL search_path = pg_catalog, pg_temp")
                 return try store.insert(row, limits: limits, on: connection)
             }
         }

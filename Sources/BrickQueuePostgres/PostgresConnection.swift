@@ -33,7 +33,26 @@ final class PostgresConnection {
         }
         // The server's notices ("schema already exists, skipping") are not for the application's output.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        do throws(QueueError) { try pinSearchPath(handle, database) } catch {
+            PQfinish(handle)
+            throw error
+        }
         return handle
+    }
+
+    /// Makes every name the library's statements use resolve to `pg_catalog` (or to the queue's schema, which
+    /// they name), whatever `search_path` the role or the database sets: a role that may create objects in
+    /// a schema on that path (`public`, in every database made before PostgreSQL 15) could otherwise plant an
+    /// operator or function that a statement calls with the deliverer's rights. `pg_temp` last, so that no
+    /// temporary object shadows one either. Set on every connection, again after every reset (a reset is a
+    /// new session of the server, with the role's settings back).
+    private static func pinSearchPath(_ handle: OpaquePointer, _ database: PostgresDatabase) throws(QueueError) {
+        let result = PQexec(handle, "SET search_path = pg_catalog, pg_temp")
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let message = database.redacting(result.map { String(cString: PQresultErrorMessage($0)) } ?? String(cString: PQerrorMessage(handle)))
+            throw .unreachable("\(database): the search path could not be set: \(message)")
+        }
     }
 
     /// Whether a failed connection was the server's answer to what was asked (credentials, a role or
@@ -108,6 +127,7 @@ final class PostgresConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             throw .unreachable("\(database): \(database.redacting(String(cString: PQerrorMessage(handle))))")
         }
+        try Self.pinSearchPath(handle, database)
     }
 
     private func failure(_ result: OpaquePointer?) -> QueueError {
@@ -200,11 +220,13 @@ struct Rows {
     func double(_ row: Int, _ column: Int) -> Double { text(row, column).flatMap { Double($0) } ?? 0 }
     func bool(_ row: Int, _ column: Int) -> Bool { text(row, column) == "t" }
 
-    /// A `bytea` value, which text results give in hex (`\x…`).
+    /// A `bytea` value that the statement read as `pg_catalog.encode(column, 'hex')`: plain hex digits,
+    /// whatever `bytea_output` the role or the database sets (a value read as `bytea` itself would come in
+    /// that setting's form). `nil` for NULL, and for anything that is not an even run of hex digits.
     func bytes(_ row: Int, _ column: Int) -> Data? {
         guard let text = text(row, column) else { return nil }
-        let digits = Array(text.utf8.dropFirst(2))
-        guard text.hasPrefix("\\x"), digits.count % 2 == 0 else { return Data(text.utf8) }
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
         var bytes = Data(capacity: digits.count / 2)
         var index = 0
         while index < digits.count {

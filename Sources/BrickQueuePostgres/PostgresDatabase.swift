@@ -14,7 +14,7 @@ import CLibPQ
 ///
 /// Its ``description`` names the user, host, port and database, never the password; error messages have
 /// the password taken out.
-public struct PostgresDatabase: Sendable, CustomStringConvertible {
+public struct PostgresDatabase: Sendable, CustomStringConvertible, CustomReflectable {
     /// The connection string as given (it may hold the password: never printed).
     let connectionString: String
     /// The password the string or `PGPASSWORD` holds, to take out of messages.
@@ -82,6 +82,10 @@ public struct PostgresDatabase: Sendable, CustomStringConvertible {
         }
         return names
     }()
+
+    /// What `dump` and debuggers show: the ``description`` alone, never the connection string or the
+    /// password (a queue made from the database shows it the same way).
+    public var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
 
     /// `message` with the password (if any) replaced.
     func redacting(_ message: String) -> String {

@@ -72,18 +72,34 @@ final class PostgresQueueStore: QueueStore {
         let held = try connection.query(
             "SELECT count(*), COALESCE(sum(length(headers) + COALESCE(length(body), 0) + COALESCE(octet_length(body_file), 0)), 0) FROM \(requests) WHERE queue = $1",
             [.text(row.queue)])
-        try limits.check(count: Int(held.integer(0, 0)), bytes: Int(held.integer(0, 1)), adding: row.stored.size)
-        let stored = row.stored
+        let stored = try Self.inline(row.stored, limit: limits.maxBytes)
+        try limits.check(count: Int(held.integer(0, 0)), bytes: Int(held.integer(0, 1)), adding: stored.size)
         let inserted = try connection.query(
             """
             INSERT INTO \(requests) (queue, label, method, url, headers, body, body_file, idempotency_key, queued_at)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_timestamp($9::double precision)) RETURNING id
             """,
             [.text(row.queue), .text(row.label), .text(stored.method), .text(stored.url), .bytes(stored.headers),
-             stored.body.map { .bytes($0) } ?? .null, stored.bodyFile.map { .text($0) } ?? .null,
+             stored.body.map { .bytes($0) } ?? .null, .null,
              row.idempotencyKey.map { .text($0) } ?? .null, .text(String(row.queuedAt.timeIntervalSince1970))])
         try connection.query("SELECT pg_notify($1, $2)", [.text(channel), .text(row.queue)])
         return inserted.integer(0, 0)
+    }
+
+    /// `stored` with a file body read into it: a shared database keeps every body inline, so that no row can
+    /// make a deliverer read a file of its own machine (a row that names one is refused: ``next(in:)``).
+    /// - Throws: `QueueError.full(_:)` for a file larger than the queue may hold; `QueueError.request(_:)`
+    ///   when it cannot be read.
+    static func inline(_ stored: StoredRequest, limit: Int) throws(QueueError) -> StoredRequest {
+        guard let path = stored.bodyFile else { return stored }
+        switch FileDescriptor.readWhole(path, limit: limit, followingLinks: true) {
+        case .success(let bytes):
+            return StoredRequest(method: stored.method, url: stored.url, headers: stored.headers, body: Data(bytes), bodyFile: nil)
+        case .failure(let error) where error == .tooLarge:
+            throw .full("the body file \(path) is larger than the queue's limit of \(limit) bytes")
+        case .failure(let error):
+            throw .request(.file(FileError(.open, path: path, osErrno: error.code)))
+        }
     }
 
     /// An ordered queue: the request another process is sending (wait for it, at most until its lease ends),
@@ -94,8 +110,8 @@ final class PostgresQueueStore: QueueStore {
     func next(in queue: String) throws(QueueError) -> QueueCandidate {
         let live = "(state = 'sending' AND claimed_until > clock_timestamp())"
         let columns = """
-            id, label, method, url, headers, body, body_file, attempts, state, \(live) AS live,
-            GREATEST(0, ceil(EXTRACT(EPOCH FROM claimed_until - clock_timestamp()) * 1000))::bigint AS remaining
+            id, label, method, url, pg_catalog.encode(headers, 'hex'), pg_catalog.encode(body, 'hex'), body_file IS NOT NULL, attempts, state,
+            \(live) AS live, GREATEST(0, ceil(EXTRACT(EPOCH FROM claimed_until - clock_timestamp()) * 1000::numeric))::bigint AS remaining
             """
         // Ranks: ordered, live 0, lapsed 1, waiting 2; unordered, lapsed 0, waiting 1, live 2.
         let sending = ordered
@@ -110,8 +126,11 @@ final class PostgresQueueStore: QueueStore {
         guard !rows.isEmpty else { return .wait(nil) }
         // Another process holds the request: wait for its outcome, at most until its lease (a day at most) ends.
         if rows.bool(0, 9) { return .wait(.milliseconds(min(max(rows.integer(0, 10), 0), 86_400_000) + 10)) }
-        let stored = StoredRequest(method: rows.text(0, 2) ?? "GET", url: rows.text(0, 3) ?? "", headers: rows.bytes(0, 4) ?? Data(),
-                                   body: rows.bytes(0, 5), bodyFile: rows.text(0, 6))
+        var stored = StoredRequest(method: rows.text(0, 2) ?? "GET", url: rows.text(0, 3) ?? "", headers: rows.bytes(0, 4) ?? Data(),
+                                   body: rows.bytes(0, 5), bodyFile: nil)
+        if rows.bool(0, 6) {
+            stored.refusal = "its row names a file as its body: a queue on a shared database delivers bodies kept in the database alone, never a file a row names"
+        }
         return .ready(Claim(queue: queue, id: rows.integer(0, 0), label: rows.text(0, 1) ?? "", stored: stored,
                             attempts: Int(rows.integer(0, 7)), interrupted: rows.text(0, 8) == "sending"))
     }
@@ -129,7 +148,10 @@ final class PostgresQueueStore: QueueStore {
     func renew(_ claim: Claim) throws(QueueError) -> Bool {
         try connection.withLock { connection throws(QueueError) -> Bool in
             try connection.query(
-                "UPDATE \(requests) SET claimed_until = clock_timestamp() + $3 * interval '1 millisecond' WHERE id = $1 AND token = $2 AND state = 'sending'",
+                """
+                UPDATE \(requests) SET claimed_until = clock_timestamp() + $3::double precision * interval '1 millisecond'
+                WHERE id = $1 AND token = $2 AND state = 'sending'
+                """,
                 [.integer(claim.id), .integer(claim.token), .integer(leaseMilliseconds)]
             ).changed > 0
         }

@@ -8,6 +8,13 @@ import BrickQueue
 /// - Version 1: `queues` (each queue's name and whether it is ordered), `requests`, the `claim_tokens`
 ///   sequence, and `claim`, the function that claims a request.
 /// - Version 2: `requests.claimed_by`, which process holds a claim (`host:pid`), for operators.
+/// - Version 3: `claim` again, its names resolved in `pg_catalog` before the schema's own and its arithmetic
+///   on exact types, so that no operator or function another role planted can stand in for a built-in one.
+///   Bodies are kept in `requests.body` alone from this version on: a row that names `body_file` is never
+///   delivered.
+///
+/// The schema must be the current role's own, with no other role allowed to create objects in it: one that
+/// could would be able to put functions where the `claim` function looks.
 struct PostgresSchema {
     /// The schema's name as given.
     let name: String
@@ -15,7 +22,7 @@ struct PostgresSchema {
     let quoted: String
 
     /// The version this library writes and reads.
-    static let current = 2
+    static let current = 3
 
     /// - Throws: `QueueError.schema(_:)` for a name PostgreSQL would cut (over 63 bytes) or cannot hold
     ///   (empty, a NUL byte).
@@ -41,6 +48,7 @@ struct PostgresSchema {
             // One process at a time lays out a schema (the key: this name's hash, under a fixed class).
             try connection.query("SELECT pg_advisory_xact_lock(1651664725, hashtext($1))", [.text(name)])
             try connection.execute("CREATE SCHEMA IF NOT EXISTS \(quoted)")
+            try checkOwnership(on: connection)
             let version = try self.version(on: connection)
             guard version <= Self.current else {
                 throw .schema("the schema \(quoted) is at version \(version), newer than this library's \(Self.current): upgrade the library")
@@ -54,6 +62,25 @@ struct PostgresSchema {
         }
     }
 
+    /// Refuses a schema the current role does not own, or one in which another role may create objects.
+    /// - Throws: `QueueError.schema(_:)` naming the owner or the grant.
+    private func checkOwnership(on connection: PostgresConnection) throws(QueueError) {
+        let rows = try connection.query(
+            """
+            SELECT pg_catalog.pg_get_userbyid(n.nspowner)::text, current_user::text,
+                (SELECT count(*) FROM pg_catalog.aclexplode(n.nspacl) a WHERE a.privilege_type = 'CREATE' AND a.grantee <> n.nspowner)
+            FROM pg_catalog.pg_namespace n WHERE n.nspname = $1::text
+            """,
+            [.text(name)])
+        let owner = rows.text(0, 0) ?? "", role = rows.text(0, 1) ?? ""
+        guard !owner.isEmpty, owner == role else {
+            throw .schema("the schema \(quoted) belongs to the role \(owner.debugDescription), not to \(role.debugDescription): a queue's schema must be its own role's")
+        }
+        guard rows.integer(0, 2) == 0 else {
+            throw .schema("other roles may create objects in the schema \(quoted) (GRANT CREATE): revoke it, or name a schema of the queue's own")
+        }
+    }
+
     /// The schema's version: -1 when it holds nothing yet (the version table is made here then).
     /// - Throws: `QueueError.schema(_:)` when it holds tables but no version: something else lives there.
     private func version(on connection: PostgresConnection) throws(QueueError) -> Int {
@@ -62,7 +89,7 @@ struct PostgresSchema {
             let rows = try connection.query("SELECT version FROM \(qualified("layout"))")
             return rows.isEmpty ? -1 : Int(rows.integer(0, 0))
         }
-        let others = try connection.query("SELECT count(*) FROM pg_tables WHERE schemaname = $1", [.text(name)])
+        let others = try connection.query("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = $1::text", [.text(name)])
         guard others.integer(0, 0) == 0 else {
             throw .schema("the schema \(quoted) holds \(others.integer(0, 0)) tables that are not a delivery queue's: name another schema")
         }
@@ -101,6 +128,10 @@ struct PostgresSchema {
             DROP FUNCTION \(s).claim(text, bigint, bigint);
             \(claimFunction(s, recordsClaimant: true))
             """,
+            """
+            DROP FUNCTION \(s).claim(text, bigint, bigint, text);
+            \(claimFunction(s, recordsClaimant: true, pinned: true))
+            """,
         ]
     }
 
@@ -109,10 +140,17 @@ struct PostgresSchema {
     /// an ordered queue take turns on the queue's row; each statement of the function sees what the one
     /// before it committed, so two processes never both find the queue free. Returns the new token and the
     /// attempt count, or no row.
-    private static func claimFunction(_ s: String, recordsClaimant: Bool) -> String {
-        """
+    ///
+    /// `pinned` (version 3 on): the function's names resolve in `pg_catalog` first, then in the schema, then
+    /// (for tables alone) in `pg_temp`, and the lease is multiplied as `double precision`, for which an exact
+    /// built-in operator exists; earlier versions looked in the schema alone (with `pg_catalog` implicitly
+    /// first) and multiplied a `bigint`, which only a cast made fit.
+    private static func claimFunction(_ s: String, recordsClaimant: Bool, pinned: Bool = false) -> String {
+        let path = pinned ? "pg_catalog, \(s), pg_temp" : s
+        let lease = pinned ? "p_lease_ms::double precision" : "p_lease_ms"
+        return """
         CREATE FUNCTION \(s).claim(p_queue text, p_id bigint, p_lease_ms bigint\(recordsClaimant ? ", p_by text" : ""))
-        RETURNS TABLE (claim_token bigint, claim_attempts integer) LANGUAGE plpgsql SET search_path TO \(s) AS $claim$
+        RETURNS TABLE (claim_token bigint, claim_attempts integer) LANGUAGE plpgsql SET search_path TO \(path) AS $claim$
         BEGIN
             PERFORM 1 FROM queues q WHERE q.name = p_queue AND q.ordered FOR NO KEY UPDATE;
             IF FOUND AND EXISTS (
@@ -122,7 +160,7 @@ struct PostgresSchema {
             END IF;
             RETURN QUERY UPDATE requests r
                 SET state = 'sending', token = nextval('claim_tokens'), attempts = r.attempts + 1,
-                    claimed_until = clock_timestamp() + p_lease_ms * interval '1 millisecond'\(recordsClaimant ? ", claimed_by = p_by" : "")
+                    claimed_until = clock_timestamp() + \(lease) * interval '1 millisecond'\(recordsClaimant ? ", claimed_by = p_by" : "")
                 WHERE r.id = (
                     SELECT c.id FROM requests c
                     WHERE c.id = p_id AND c.queue = p_queue AND (c.state = 'pending' OR (c.state = 'sending' AND c.claimed_until <= clock_timestamp()))

@@ -154,11 +154,12 @@ package struct FileDescriptor: Sendable, Hashable {
         return .failure(SystemError(code: EEXIST))
     }
 
-    /// The whole content of the file at `path`, read without following a link at its last component and
-    /// refused past `limit` bytes; `nil` when it cannot be read (a link, too large, not a regular file).
-    package static func readWhole(_ path: String, limit: Int) -> Result<[UInt8], SystemError> {
+    /// The whole content of the file at `path`, read without following a link at its last component (unless
+    /// `followingLinks`: a file the caller named itself) and refused past `limit` bytes (``SystemError/tooLarge``);
+    /// the error when it cannot be read (a link, too large, not a regular file).
+    package static func readWhole(_ path: String, limit: Int, followingLinks: Bool = false) -> Result<[UInt8], SystemError> {
         let file: FileDescriptor
-        switch open(path, [.read, .noFollow, .nonBlocking]) {
+        switch open(path, followingLinks ? [.read, .nonBlocking] : [.read, .noFollow, .nonBlocking]) {
         case .success(let opened): file = opened
         case .failure(let error): return .failure(error)
         }

@@ -94,17 +94,19 @@ import TestServers
     @Test func theOutboxCommitsTheCallersRowAndTheRequestTogetherOrNeither() async throws {
         let queue = try Fleet.deliverer(Fleet.schema())
         let table = "orders_\(UInt32.random(in: 0...UInt32.max))"
-        try Fleet.sql(queue, "CREATE TABLE \(table) (id integer PRIMARY KEY, total numeric NOT NULL)")
-        defer { _ = try? Fleet.sql(queue, "DROP TABLE \(table)") }
+        // The test's own statements name the table's schema (the queue's connection resolves names in
+        // pg_catalog alone); the outbox's statements find it under the role's search path.
+        try Fleet.sql(queue, "CREATE TABLE public.\(table) (id integer PRIMARY KEY, total numeric NOT NULL)")
+        defer { _ = try? Fleet.sql(queue, "DROP TABLE public.\(table)") }
         let insert = PostgresStatement("INSERT INTO \(table) (id, total) VALUES ($1, $2)", ["42", "9.99"])
         let request = TransportRequest(method: .post, url: "http://127.0.0.1:9/orders", body: .data(Data("42".utf8)))
         try queue.enqueue(request, label: "order 42", alongside: [insert])
-        #expect(try Fleet.sql(queue, "SELECT total FROM \(table)").values == [["9.99"]])
+        #expect(try Fleet.sql(queue, "SELECT total FROM public.\(table)").values == [["9.99"]])
         #expect(try queue.pending().map(\.label) == ["order 42"])
         // The same order again: its row is refused, and the request is not queued either.
         #expect(throws: QueueError.self) { try queue.enqueue(request, label: "order 42 again", alongside: [insert]) }
         #expect(try queue.pending().map(\.label) == ["order 42"])
-        #expect(try Fleet.sql(queue, "SELECT count(*) FROM \(table)").values == [["1"]])
+        #expect(try Fleet.sql(queue, "SELECT count(*) FROM public.\(table)").values == [["1"]])
     }
 
     @Test func theLimitsHoldAcrossTheFleet() throws {

@@ -249,6 +249,9 @@ public final class Nginx: Sendable {
                 listen unix:\(directory)/nginx.sock;
                 root \(directory)/www;
                 location = /host { default_type text/plain; return 200 "$host"; }
+                location = /session-fields {
+                    default_type text/plain; return 200 "key=$http_x_api_key auth=$http_authorization agent=$http_user_agent";
+                }
             }
         }
         """

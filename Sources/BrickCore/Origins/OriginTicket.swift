@@ -14,16 +14,7 @@ struct OriginTicket: Sendable {
     /// Whether the last attempt's failure was charged to the budget (a retry after it needs the budget's leave).
     var charged = false
 
-    /// The origin of `url`: its scheme and host lowercased, and its port (the scheme's own when it names none).
-    static func origin(of url: String) -> String {
-        let scheme = (url.firstRange(of: "://").map { url[..<$0.lowerBound] } ?? "").lowercased()
-        let host = TransportRequest.host(of: url) ?? ""
-        let afterScheme = url.firstRange(of: "://").map { url[$0.upperBound...] } ?? Substring(url)
-        var authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let afterHost = authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] } ?? authority
-        let port = afterHost.firstIndex(of: ":").map { String(afterHost[afterHost.index(after: $0)...]) } ?? ""
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return "\(scheme)://\(shownHost):\(port.isEmpty ? (scheme == "https" ? "443" : "80") : port)"
-    }
+    /// The origin of `url` (``Origin``) as the session's tables name it: `scheme://host:port`; a URL with no
+    /// origin is named by its text, so that it still has a state of its own.
+    static func origin(of url: String) -> String { Origin(url)?.description ?? url }
 }

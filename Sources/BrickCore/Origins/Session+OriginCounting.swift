@@ -53,10 +53,10 @@ extension Session {
     }
 
     /// A plain call's answer `head` from `url`: holds the origin back when it asks (the straight path counts
-    /// nothing else).
+    /// nothing else), by the same rule as the attempt loop: capped by the call's own `maxRetryAfter`.
     @inline(never)
-    func holdOrigin(after head: ResponseHead, url: String, requestType: any Any.Type) {
-        guard let origins, let hold = holdAsked(by: head, maxRetryAfter: AutoRetryConfiguration.none.maxRetryAfter, origins.settings) else { return }
+    func holdOrigin(after head: ResponseHead, url: String, requestType: any Any.Type, maxRetryAfter: Duration) {
+        guard let origins, let hold = holdAsked(by: head, maxRetryAfter: maxRetryAfter, origins.settings) else { return }
         let origin = OriginTicket.origin(of: url)
         origins.update(origin) { state, now in state.hold(until: now + hold) }
         notify(.heldBack(request: String(describing: requestType), origin: origin, for: hold))

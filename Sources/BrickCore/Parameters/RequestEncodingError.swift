@@ -9,6 +9,8 @@ public enum RequestEncodingError: Error, Sendable, Equatable, CustomStringConver
     /// The request asks to be hedged (``Hedging``) but may not be sent twice: its method is not idempotent
     /// and it has no idempotency key.
     case notHedgeable(method: String)
+    /// The body was refused where it was to come from (a shared queue's row that names a file): why.
+    case refusedBody(String)
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum RequestEncodingError: Error, Sendable, Equatable, CustomStringConver
         case .unencodableBody(let reason): "the body cannot be encoded: \(reason)"
         case .unsupportedParameters(let reason): "unsupported parameters: \(reason)"
         case .notHedgeable(let method): "a \(method) request that may not be sent twice cannot be hedged (give it an idempotency key)"
+        case .refusedBody(let reason): "the body was refused: \(reason)"
         }
     }
 }

@@ -31,7 +31,7 @@ extension Session {
         _ outcome: consuming ResponseOutcome, of request: consuming TransportRequest, _ plan: borrowing CallPlan
     ) -> DataResponse<Void> {
         if let status = outcome.response?.status, status == 429 || status == 503, let response = outcome.response {
-            holdOrigin(after: response.head, url: request.url, requestType: plan.requestType)
+            holdOrigin(after: response.head, url: request.url, requestType: plan.requestType, maxRetryAfter: plan.autoRetryConfiguration.maxRetryAfter)
         }
         let result = Self.validateAndSerialize(outcome, plan.validation) { _ throws(BrickError) in }  // serialized by `run`
         let response: TransportResponse? = switch consume outcome {

@@ -77,25 +77,3 @@ public enum RedirectRule {
         return next
     }
 }
-
-/// The origin of a URL (RFC 6454): scheme, host and port, the port made explicit.
-struct Origin: Equatable {
-    let scheme: String
-    let host: String
-    let port: Int
-
-    /// The origin of `url`; `nil` when it has no `://` or no host.
-    init?(_ url: String) {
-        guard let separator = url.firstRange(of: "://"), let host = TransportRequest.host(of: url) else { return nil }
-        scheme = url[..<separator.lowerBound].lowercased()
-        self.host = host
-        var authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let afterHost = authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] } ?? authority
-        if let colon = afterHost.lastIndex(of: ":"), let port = Int(afterHost[afterHost.index(after: colon)...]), (0...65535).contains(port) {
-            self.port = port
-        } else {
-            self.port = scheme == "https" ? 443 : 80
-        }
-    }
-}

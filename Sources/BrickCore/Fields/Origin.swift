@@ -1,0 +1,64 @@
+/// The origin of a URL (RFC 6454): scheme, host and port, the port made explicit. The one parser of origins
+/// in the core: what decides where the session's fields go, which origin's protections a call draws on,
+/// which credentials a redirect keeps and which stored responses an unsafe request invalidates.
+///
+/// The scheme and host are compared lowercased, the port as a number (`:080` is port 80, the scheme's own
+/// when the URL names none); the user info is never part of it. A URL whose port is not a number from 0 to
+/// 65535 has no origin, and so is the same origin as nothing.
+struct Origin: Equatable, Sendable, CustomStringConvertible {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    /// The origin of `url`; `nil` when it has no `://`, no host, or a port that is not a port.
+    init?(_ url: String) {
+        guard let separator = url.firstRange(of: "://"), let host = TransportRequest.host(of: url) else { return nil }
+        scheme = url[..<separator.lowerBound].lowercased()
+        self.host = host
+        var authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        let afterHost = authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] } ?? authority
+        guard let colon = afterHost.firstIndex(of: ":") else {
+            port = Self.defaultPort(of: scheme)
+            return
+        }
+        let digits = afterHost[afterHost.index(after: colon)...]
+        if digits.isEmpty {
+            port = Self.defaultPort(of: scheme)
+            return
+        }
+        // Digits alone (no sign, no second colon), at most five of them, no more than 65535.
+        guard digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number <= 65535 else {
+            return nil
+        }
+        port = number
+    }
+
+    /// `scheme://host:port`, an IPv6 host in brackets: the name of the origin in the session's tables.
+    var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    private static func defaultPort(of scheme: String) -> Int { scheme == "https" || scheme == "wss" ? 443 : 80 }
+
+    /// Whether `url` has the origin of `base`. When `url` is `base` followed by nothing or by a path, query or
+    /// fragment (the usual request of a session with a base URL), the two have the same authority byte for
+    /// byte and nothing is parsed; otherwise both origins are parsed and compared. Never a comparison of
+    /// prefixes alone: `http://api.example.test` is not the origin of `http://api.example.test.evil.example`,
+    /// `http://api.example.test@127.0.0.1`, `http://api.example.test:8443` or `http://api.example.testing`.
+    static func isSame(_ url: String, as base: String) -> Bool {
+        if url.utf8.starts(with: base.utf8), base.utf8.contains(UInt8(ascii: ":")) {
+            let next = url.utf8.dropFirst(base.utf8.count).first
+            if next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") || authorityEnds(in: base) {
+                return Origin(base) != nil
+            }
+        }
+        guard let target = Origin(url), let origin = Origin(base) else { return false }
+        return target == origin
+    }
+
+    /// Whether `url`'s authority ends before its end (a path, query or fragment follows it), so that whatever
+    /// is appended to it cannot change its origin.
+    private static func authorityEnds(in url: String) -> Bool {
+        guard let separator = url.utf8.firstRange(of: "://".utf8) else { return false }
+        return url.utf8[separator.upperBound...].contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+    }
+}
