@@ -1,193 +1,150 @@
 import BrickTransport
+import FoundationEssentials
 
 extension HAR.Entry {
     /// This entry with `redaction`'s secrets replaced by ``CassetteRedaction/marker``: the values of secret
-    /// header fields (a cookie's name and attributes kept), query items, URL passwords and JSON or form
-    /// members, and then each of those values wherever else it appears in the entry's text.
-    func redacted(by redaction: CassetteRedaction) -> HAR.Entry {
+    /// header fields (a cookie's names and attributes, an `Authorization` scheme kept), the URLs wherever they
+    /// stand (``URLRedaction``), cookies, and the bodies' secret members and fields (``BodyRedaction``), a
+    /// body kept in base64 too when it is text. Each value taken out is noted in `secrets`, to be scrubbed
+    /// from every entry of the recording (``scrubbed(by:)``).
+    func redacted(by redaction: CassetteRedaction, noting secrets: inout SecretValues) -> HAR.Entry {
         guard !redaction.isNone else { return self }
-        var secrets = SecretValues()
+        let urls = URLRedaction(redaction: redaction)
+        let bodies = BodyRedaction(redaction: redaction)
         var entry = self
-        entry.request.url = secrets.redactURL(request.url, redaction)
-        entry.request.queryString = request.queryString?.map { secrets.redactPair($0, names: redaction.queryNames) }
-        entry.request.headers = request.headers.map { secrets.redactField($0, redaction) }
-        entry.response.headers = response.headers.map { secrets.redactField($0, redaction) }
-        if redaction.headerNames.contains("cookie") { entry.request.cookies = request.cookies?.map { secrets.redactCookie($0) } }
-        if redaction.headerNames.contains("set-cookie") { entry.response.cookies = response.cookies?.map { secrets.redactCookie($0) } }
-        let members = redaction.jsonFields
-        if var post = entry.request.postData, post.encoding == nil, let text = post.text {
-            post.text = secrets.redactMembers(of: text, names: members.union(redaction.queryNames))
+        entry.request.url = urls.url(request.url, noting: &secrets)
+        entry.request.queryString = request.queryString?.map { pair in
+            guard redaction.isSecretQueryItem(pair.name), !pair.value.isEmpty else { return pair }
+            secrets.note(pair.value)
+            return HAR.Pair(name: pair.name, value: CassetteRedaction.marker)
+        }
+        entry.request.headers = request.headers.map { Self.redacted($0, redaction, urls, &secrets) }
+        entry.response.headers = response.headers.map { Self.redacted($0, redaction, urls, &secrets) }
+        if redaction.isSecretHeader("cookie") { entry.request.cookies = request.cookies?.map { Self.redacted($0, &secrets) } }
+        if redaction.isSecretHeader("set-cookie") { entry.response.cookies = response.cookies?.map { Self.redacted($0, &secrets) } }
+        entry.response.redirectURL = response.redirectURL.map { urls.url($0, noting: &secrets) }
+        if var post = entry.request.postData {
+            if let text = post.text { post.text = Self.redacted(text, encoding: post.encoding, mimeType: post.mimeType, bodies, &secrets) }
+            post.params = post.params?.map { param in
+                guard redaction.isSecretFormField(param.name), let value = param.value, !value.isEmpty else { return param }
+                secrets.note(value)
+                var redacted = param
+                redacted.value = CassetteRedaction.marker
+                return redacted
+            }
             entry.request.postData = post
         }
-        if entry.response.content.encoding == nil, let text = entry.response.content.text {
-            entry.response.content.text = secrets.redactMembers(of: text, names: members)
-        }
-        return secrets.scrub(entry).withSizesOfItsText()
-    }
-
-    /// The entry with its bodies' sizes those of their (redacted) text, and a note that they were redacted.
-    private func withSizesOfItsText() -> HAR.Entry {
-        var entry = self
-        if let post = entry.request.postData, post.encoding == nil, let text = post.text, text.utf8.count != request.bodySize {
-            entry.request.bodySize = text.utf8.count
-            entry.request.comment = "redacted"
-        }
-        let content = entry.response.content
-        if content.encoding == nil, let text = content.text, text.utf8.count != content.size {
-            entry.response.content.size = text.utf8.count
-            entry.response.content.compression = nil
-            entry.response.content.comment = "redacted"
-            if entry.response.bodySize != -1 { entry.response.bodySize = text.utf8.count }
+        if let text = response.content.text {
+            entry.response.content.text = Self.redacted(
+                text, encoding: response.content.encoding, mimeType: response.content.mimeType, bodies, &secrets)
         }
         return entry
     }
-}
 
-/// The secret values found in one entry, to scrub from the rest of it.
-private struct SecretValues {
-    private var values: Set<String> = []
-    private let marker = CassetteRedaction.marker
-
-    private mutating func note(_ value: some StringProtocol) {
-        let value = String(String(value).trimmingSpaces)
-        // Short values would scrub innocent text (a `1` in every body); the field itself was redacted anyway.
-        if value.count >= 4, value != marker { values.insert(value) }
-    }
-
-    mutating func redactURL(_ url: String, _ redaction: CassetteRedaction) -> String {
-        var url = url
-        if redaction.urlPasswords {
-            let hidden = URLPassword.redacted(url)
-            if hidden != url, let password = Self.password(in: url) {
-                note(password)
-                note(Secrets.percentDecoded(Substring(password)))
-            }
-            url = hidden.replacing(URLPassword.placeholder, with: CassetteRedaction.markerInURL)
-        }
-        guard let question = url.firstIndex(of: "?") else { return url }
-        let end = url[question...].firstIndex(of: "#") ?? url.endIndex
-        let items = url[url.index(after: question)..<end].split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "="), redaction.queryNames.contains(Secrets.percentDecoded(item[..<equals]).lowercased()) else {
-                return String(item)
-            }
-            note(item[item.index(after: equals)...])
-            note(Secrets.percentDecoded(item[item.index(after: equals)...]))
-            return item[...equals] + CassetteRedaction.markerInURL
-        }
-        return url[...question] + items.joined(separator: "&") + url[end...]
-    }
-
-    private static func password(in url: String) -> Substring? {
-        guard let start = url.firstRange(of: "://")?.upperBound else { return nil }
-        let authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return nil }
-        return authority[authority.index(after: colon)..<at]
-    }
-
-    mutating func redactPair(_ pair: HAR.Pair, names: Set<String>) -> HAR.Pair {
-        guard names.contains(pair.name.lowercased()) else { return pair }
-        note(pair.value)
-        return HAR.Pair(name: pair.name, value: marker)
-    }
-
-    /// A secret field's value redacted: a cookie's values (its names and attributes kept), or the credentials
-    /// after an `Authorization` scheme, or the whole value.
-    mutating func redactField(_ field: HAR.Pair, _ redaction: CassetteRedaction) -> HAR.Pair {
+    /// A header field with its secret value redacted: a cookie's values (names and attributes kept), the
+    /// credentials after an `Authorization` scheme, or the whole value; a URL-valued field's URLs.
+    private static func redacted(_ field: HAR.Pair, _ redaction: CassetteRedaction, _ urls: URLRedaction, _ secrets: inout SecretValues) -> HAR.Pair {
         let name = field.name.lowercased()
-        guard redaction.headerNames.contains(name) else { return field }
+        guard redaction.isSecretHeader(name) else {
+            return urls.field(name, field.value, noting: &secrets).map { HAR.Pair(name: field.name, value: $0) } ?? field
+        }
+        let marker = CassetteRedaction.marker
         var value: String
         switch name {
         case "cookie":
-            value = field.value.split(separator: ";", omittingEmptySubsequences: false).map { redactCookiePair($0) }.joined(separator: ";")
+            value = field.value.split(separator: ";", omittingEmptySubsequences: false).map { cookiePair($0, &secrets) }.joined(separator: ";")
         case "set-cookie":
             let parts = field.value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
-            value = redactCookiePair(parts[0]) + (parts.count > 1 ? ";" + parts[1] : "")
+            value = cookiePair(parts.first ?? "", &secrets) + (parts.count > 1 ? ";" + parts[1] : "")
         case "authorization", "proxy-authorization":
             let parts = field.value.split(separator: " ", maxSplits: 1)
             if parts.count == 2 {
-                note(parts[1])
+                secrets.note(parts[1])
                 value = parts[0] + " " + marker
             } else {
                 value = marker
             }
         default: value = marker
         }
-        note(field.value)
+        secrets.note(field.value)
         return HAR.Pair(name: field.name, value: value)
     }
 
-    private mutating func redactCookiePair(_ pair: Substring) -> String {
+    private static func cookiePair(_ pair: Substring, _ secrets: inout SecretValues) -> String {
         guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-        note(pair[pair.index(after: equals)...])
-        return pair[...equals] + marker
+        secrets.note(pair[pair.index(after: equals)...])
+        return pair[...equals] + CassetteRedaction.marker
     }
 
-    mutating func redactCookie(_ cookie: HAR.Cookie) -> HAR.Cookie {
+    private static func redacted(_ cookie: HAR.Cookie, _ secrets: inout SecretValues) -> HAR.Cookie {
         var cookie = cookie
-        note(cookie.value)
-        cookie.value = marker
+        secrets.note(cookie.value)
+        cookie.value = CassetteRedaction.marker
         return cookie
     }
 
-    /// `text` with the values of JSON members (`"password": "…"`) and form items (`password=…`) named in
-    /// `names` replaced; every other byte as it was.
-    mutating func redactMembers(of text: String, names: Set<String>) -> String {
-        guard !names.isEmpty else { return text }
-        var scanner = MemberScanner(text)
-        let found = scanner.secretValues(named: names)
-        guard !found.isEmpty else { return redactFormItems(of: text, names: names) }
-        var result = ""
-        var position = text.startIndex
-        for range in found {
-            note(text[range])
-            result += text[position..<range.lowerBound] + marker
-            position = range.upperBound
-        }
-        return result + text[position...]
+    /// A body's text redacted: as it is, or through base64 when it is kept so and its bytes are UTF-8 text (a
+    /// body that is not text is scrubbed byte by byte instead: ``scrubbed(by:)``).
+    private static func redacted(_ text: String, encoding: String?, mimeType: String?, _ bodies: BodyRedaction, _ secrets: inout SecretValues) -> String {
+        guard let encoding else { return bodies.text(text, mimeType: mimeType, noting: &secrets) }
+        guard encoding == "base64", let bytes = Data(base64Encoded: text), let decoded = String(validating: bytes, as: UTF8.self) else { return text }
+        let redacted = bodies.text(decoded, mimeType: mimeType, noting: &secrets)
+        return redacted == decoded ? text : Data(redacted.utf8).base64EncodedString()
     }
 
-    private mutating func redactFormItems(of text: String, names: Set<String>) -> String {
-        guard text.contains("="), !text.contains("\n"), !text.hasPrefix("{"), !text.hasPrefix("[") else { return text }
-        return text.split(separator: "&", omittingEmptySubsequences: false).map { item -> String in
-            guard let equals = item.firstIndex(of: "="), names.contains(Secrets.percentDecoded(item[..<equals]).lowercased()) else { return String(item) }
-            note(item[item.index(after: equals)...])
-            note(Secrets.percentDecoded(item[item.index(after: equals)...]))
-            return item[...equals] + CassetteRedaction.markerInURL
-        }.joined(separator: "&")
-    }
-
-    /// `entry` with every secret value found replaced wherever it appears in text, longest first.
-    func scrub(_ entry: HAR.Entry) -> HAR.Entry {
-        guard !values.isEmpty else { return entry }
-        let ordered = values.sorted { $0.count > $1.count }
-        func clean(_ text: String) -> String {
-            ordered.reduce(text) { text, secret in text.contains(secret) ? text.replacing(secret, with: marker) : text }
-        }
-        func cleanURL(_ text: String) -> String {
-            ordered.reduce(text) { text, secret in
-                text.contains(secret) ? text.replacing(secret, with: CassetteRedaction.markerInURL) : text
+    /// The entry with every noted secret replaced wherever it appears in text (a URL's, a field's, a body's,
+    /// an error's) or in a body kept in base64 (as bytes), and its bodies' sizes those of what is written.
+    func scrubbed(by scrubber: Scrubber) -> HAR.Entry {
+        var entry = self
+        if !scrubber.isEmpty {
+            func clean(_ text: String) -> String { scrubber.text(text) }
+            func cleanURL(_ text: String) -> String { scrubber.text(text, marker: CassetteRedaction.markerInURL) }
+            func clean(_ pair: HAR.Pair) -> HAR.Pair { HAR.Pair(name: pair.name, value: clean(pair.value)) }
+            entry.request.url = cleanURL(entry.request.url)
+            entry.request.queryString = entry.request.queryString?.map(clean)
+            entry.request.headers = entry.request.headers.map(clean)
+            entry.response.headers = entry.response.headers.map(clean)
+            entry.request.cookies = entry.request.cookies?.map { var cookie = $0; cookie.value = clean(cookie.value); return cookie }
+            entry.response.cookies = entry.response.cookies?.map { var cookie = $0; cookie.value = clean(cookie.value); return cookie }
+            entry.response.redirectURL = entry.response.redirectURL.map(cleanURL)
+            if var post = entry.request.postData {
+                post.text = post.text.map { Self.scrubbed($0, encoding: post.encoding, scrubber) }
+                post.params = post.params?.map { var param = $0; param.value = param.value.map(clean); return param }
+                entry.request.postData = post
             }
+            entry.response.content.text = entry.response.content.text.map { Self.scrubbed($0, encoding: entry.response.content.encoding, scrubber) }
+            entry.error = entry.error.map { HAR.RecordedError(kind: $0.kind, message: clean($0.message)) }
         }
-        var entry = entry
-        entry.request.url = cleanURL(entry.request.url)
-        entry.request.queryString = entry.request.queryString?.map { HAR.Pair(name: $0.name, value: clean($0.value)) }
-        entry.request.headers = entry.request.headers.map { HAR.Pair(name: $0.name, value: clean($0.value)) }
-        entry.response.headers = entry.response.headers.map { HAR.Pair(name: $0.name, value: clean($0.value)) }
-        entry.response.redirectURL = entry.response.redirectURL.map(cleanURL)
-        if var post = entry.request.postData, post.encoding == nil {
-            post.text = post.text.map(clean)
-            entry.request.postData = post
+        return entry.withSizesOfWhatIsWritten()
+    }
+
+    private static func scrubbed(_ text: String, encoding: String?, _ scrubber: Scrubber) -> String {
+        guard let encoding else { return scrubber.text(text) }
+        guard encoding == "base64", let bytes = Data(base64Encoded: text) else { return text }
+        let scrubbed = scrubber.bytes(Array(bytes))
+        return scrubbed.elementsEqual(bytes) ? text : Data(scrubbed).base64EncodedString()
+    }
+
+    /// The entry with its bodies' sizes those of the bodies it writes, noted `redacted` where they changed.
+    private func withSizesOfWhatIsWritten() -> HAR.Entry {
+        var entry = self
+        if let post = entry.request.postData, let text = post.text, let size = Self.size(of: text, encoding: post.encoding), size != request.bodySize {
+            entry.request.bodySize = size
+            entry.request.comment = "redacted"
         }
-        if entry.response.content.encoding == nil, let text = entry.response.content.text { entry.response.content.text = clean(text) }
+        let content = entry.response.content
+        if let text = content.text, let size = Self.size(of: text, encoding: content.encoding), size != content.size {
+            entry.response.content.size = size
+            entry.response.content.compression = nil
+            entry.response.content.comment = "redacted"
+            if entry.response.bodySize != -1 { entry.response.bodySize = size }
+        }
         return entry
     }
-}
 
-extension String {
-    var trimmingSpaces: Substring {
-        let start = firstIndex { $0 != " " && $0 != "\t" } ?? endIndex
-        let end = lastIndex { $0 != " " && $0 != "\t" }.map(index(after:)) ?? start
-        return self[start..<max(start, end)]
+    /// How many bytes a body's text stands for.
+    private static func size(of text: String, encoding: String?) -> Int? {
+        guard let encoding else { return text.utf8.count }
+        return encoding == "base64" ? Data(base64Encoded: text)?.count : nil
     }
-
 }

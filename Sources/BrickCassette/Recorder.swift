@@ -1,9 +1,11 @@
 import BrickSystem
 import BrickTransport
 
-/// The entries a recording gathers, redacted as they come, in the order their attempts started.
+/// The entries a recording gathers, redacted as they come, in the order their attempts started; the secret
+/// values each redaction found are scrubbed from every entry when the entries are read, so that a value
+/// learned in one (a token an answer handed out) is gone from the others too (the request that sent it next).
 final class Recorder: Sendable {
-    private let entries = Locked<[(started: UInt64, entry: HAR.Entry)]>([])
+    private let state = Locked<(entries: [(started: UInt64, entry: HAR.Entry)], secrets: SecretValues)>(([], SecretValues()))
     let redaction: CassetteRedaction
     /// Bodies over this many bytes are left out of their entries.
     let bodyLimit: Int
@@ -16,13 +18,21 @@ final class Recorder: Sendable {
     /// Adds the entry of `exchange`; a cancelled attempt (which neither answered nor failed on its own) adds none.
     func add(_ exchange: Exchange) {
         if exchange.error?.kind == .cancelled { return }
-        let entry = HAR.Entry(exchange).redacted(by: redaction)
-        entries.withLock { $0.append((exchange.startedNanoseconds, entry)) }
+        var noted = SecretValues()
+        let entry = HAR.Entry(exchange).redacted(by: redaction, noting: &noted)
+        state.withLock { state in
+            state.entries.append((exchange.startedNanoseconds, entry))
+            state.secrets.merge(noted)
+        }
     }
 
-    /// The entries so far, in the order their attempts started.
+    /// The entries so far, in the order their attempts started, each scrubbed of every secret value found in
+    /// any of them.
     var recorded: [HAR.Entry] {
-        entries.withLock { $0 }.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element.entry)
+        let (entries, secrets) = state.withLock { ($0.entries, $0.secrets) }
+        let scrubber = Scrubber(secrets)
+        return entries.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }
+            .map { redaction.isNone ? $0.element.entry : $0.element.entry.scrubbed(by: scrubber) }
     }
 }
 

@@ -5,29 +5,17 @@ import BrickRequest
 /// secrets redacted.
 enum HeadLines {
     /// The logger's standard lists, plus any header whose name says it carries a secret (`X-Token`,
-    /// `X-Client-Secret`, `X-Custom-Credential`), since a command line is often pasted into a bug report;
-    /// a URL in `Location` or `Content-Location` has its secret query values (an OAuth `code=`) and its
-    /// password hidden. A standard field whose meaning is known is judged by it, not by the words in its name
-    /// (``meaningful``). Control characters are shown escaped, never written (``TerminalText``).
+    /// `X-Client-Secret`, `X-Custom-Credential`: `Secrets.soundsSecret`, the words a cassette judges names by
+    /// too), since a command line is often pasted into a bug report; a URL in `Location` or
+    /// `Content-Location` has its secret query values (an OAuth `code=`) and its password hidden. A standard
+    /// field whose meaning is known is judged by it, not by the words in its name (`Secrets.meaningfulFields`).
+    /// Control characters are shown escaped, never written (``TerminalText``).
     static func redacted(_ name: String, _ value: String) -> String {
         let lowered = name.lowercased()
-        if !meaningful.contains(lowered), secretWords.contains(where: lowered.contains) { return Redaction.placeholder }
-        if lowered == "location" || lowered == "content-location" { return TerminalText.visible(Redaction().url(value)) }
+        if Secrets.soundsSecret(lowered) { return Redaction.placeholder }
+        if lowered == "location" || lowered == "content-location" { return TerminalText.visible(url(value)) }
         return TerminalText.visible(Redaction().header(name, value))
     }
-
-    /// Words that, anywhere in a field's name, say that its value may be a secret.
-    static let secretWords = ["token", "secret", "password", "passwd", "key", "auth", "cookie", "session", "signature", "credential"]
-
-    /// Standard fields with one of ``secretWords`` in their names whose values are not secrets: CORS's
-    /// flags and lists of field names, authentication challenges (a scheme and a realm), WebSocket's
-    /// handshake nonce and its answer, and published public keys. The credentials themselves
-    /// (`Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie`) are in the logger's lists.
-    static let meaningful: Set<String> = [
-        "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
-        "access-control-request-headers", "www-authenticate", "proxy-authenticate", "sec-websocket-key",
-        "sec-websocket-accept", "public-key-pins", "public-key-pins-report-only",
-    ]
 
     /// A head's status line, as it came, made safe to print.
     static func statusLine(_ head: ResponseHead) -> String {
@@ -60,8 +48,14 @@ enum HeadLines {
     }
 
     private static func requestLines(_ request: TransportRequest) -> [String] {
-        ["> \(request.method) \(TerminalText.visible(Redaction().url(request.url)))"]
+        ["> \(request.method) \(TerminalText.visible(url(request.url)))"]
             + request.headers.map { "> \(TerminalText.visible($0.name)): \(redacted($0.name, $0.value))" }
+    }
+
+    /// `url` with its password and the values of query items that the logger's list names or whose names
+    /// sound secret (`Secrets.soundsSecret`) hidden.
+    private static func url(_ url: String) -> String {
+        Secrets.url(url) { Redaction.standardQuery.contains($0) || Secrets.soundsSecret($0) }
     }
 
     private static func headLines(_ head: ResponseHead) -> [String] {

@@ -16,6 +16,38 @@ public enum Secrets {
         "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature", "x-goog-credential",
     ]
 
+    /// Words that, anywhere in a name (of a field, a query item, a JSON member, a form field), say that its
+    /// value may be a secret: `X-Vault-Token`, `Private-Token`, `apikey`, `AccessToken`, `client_secret`. Names
+    /// are compared as ``normalized(_:)`` makes them.
+    package static let secretWords = ["token", "secret", "password", "passwd", "key", "auth", "cookie", "session", "signature", "credential"]
+
+    /// Standard fields with one of ``secretWords`` in their names whose values are not secrets: CORS's flags
+    /// and lists of field names, authentication challenges (a scheme and a realm), WebSocket's handshake nonce
+    /// and its answer, and published public keys (lowercased).
+    package static let meaningfulFields: Set<String> = [
+        "access-control-allow-credentials", "access-control-allow-headers", "access-control-expose-headers",
+        "access-control-request-headers", "www-authenticate", "proxy-authenticate", "sec-websocket-key",
+        "sec-websocket-accept", "public-key-pins", "public-key-pins-report-only",
+    ]
+
+    /// Fields whose values are URLs (or hold one): their secrets are a URL's (``url(_:queryNames:)``).
+    package static let urlFields: Set<String> = ["location", "content-location", "refresh", "link"]
+
+    /// `name` as names are compared for secrets: lowercased, without `_` and `-` (so `X_Vault_Token`,
+    /// `x-vault-token` and `XVaultToken` are one name).
+    package static func normalized(_ name: some StringProtocol) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" })
+    }
+
+    /// Whether a name sounds secret: one of ``secretWords`` is in it (after ``normalized(_:)``), and it is not a
+    /// field of ``meaningfulFields``.
+    package static func soundsSecret(_ name: some StringProtocol) -> Bool {
+        let lowered = name.lowercased()
+        if meaningfulFields.contains(lowered) { return false }
+        let plain = normalized(lowered)
+        return secretWords.contains { plain.contains($0) }
+    }
+
     /// `value`, or ``URLPassword/placeholder`` when the field `name` is one of `names` (case-insensitive).
     public static func header(_ name: String, _ value: String, names: Set<String> = headerNames) -> String {
         names.contains(name.lowercased()) ? URLPassword.placeholder : value
@@ -25,12 +57,18 @@ public enum Secrets {
     /// (compared after percent-decoding, so `access%5Ftoken` is `access_token`) replaced by
     /// ``URLPassword/placeholder``, before any fragment.
     public static func url(_ url: String, queryNames: Set<String> = queryNames) -> String {
+        Self.url(url) { queryNames.contains($0) }
+    }
+
+    /// `url` with a password in its user info and the values of the query items whose names (percent-decoded,
+    /// lowercased) `isSecret` judges secret replaced by ``URLPassword/placeholder``, before any fragment.
+    package static func url(_ url: String, judging isSecret: (String) -> Bool) -> String {
         let url = URLPassword.redacted(url)
         guard let question = url.firstIndex(of: "?") else { return url }
         let fragment = url[question...].firstIndex(of: "#") ?? url.endIndex
         let pairs = url[url.index(after: question)..<fragment].split(separator: "&", omittingEmptySubsequences: false)
         let cleaned = pairs.map { pair -> String in
-            guard let equals = pair.firstIndex(of: "="), queryNames.contains(percentDecoded(pair[..<equals]).lowercased()) else {
+            guard let equals = pair.firstIndex(of: "="), isSecret(percentDecoded(pair[..<equals]).lowercased()) else {
                 return String(pair)
             }
             return pair[...equals] + URLPassword.placeholder

@@ -11,6 +11,8 @@ final class Call: Component, RequestType, RawBodyType, DataResponseType {
     let fallback: Session
     let headers: HTTPHeaders
     let rawBody: RequestBody
+    /// The body's bytes, to send the same call again.
+    let rawBodyData: Data
     let rawBodyContentType: String
     let autoRetryConfiguration: AutoRetryConfiguration
 
@@ -25,6 +27,7 @@ final class Call: Component, RequestType, RawBodyType, DataResponseType {
         fallback = session
         self.headers = headers
         rawBody = .data(body)
+        rawBodyData = body
         rawBodyContentType = contentType
         autoRetryConfiguration = retry
         super.init()

@@ -39,4 +39,25 @@ import TestServers
         #expect(call.status == 1)
         #expect(call.error.contains("cassette \(directory)/taken.har: "))
     }
+
+    /// What `--verbose` hides, `--har` does not write: in one run, every value the heads on standard error
+    /// show as `<redacted>` (a field named for a credential, one named for a secret in the answer, an OAuth
+    /// code in a `Location`) is absent from the HAR file.
+    @Test func theHARFileNeverWritesWhatVerboseHides() async throws {
+        let server = try httpbin()
+        let directory = try Paths.scratchDirectory("har")
+        defer { Paths.removeTree(directory) }
+        let path = directory + "/verbose.har"
+        let values = ["V1-custom-credential", "V2-custom-secret", "V3-oauth-code"]
+        let target = server.url("/response-headers?X-Custom-Secret=\(values[1])&Location=/get%3Fcode%3D\(values[2])")
+        let call = try await Brick.run("-v", "--har", path, target, "X-Custom-Credential:\(values[0])")
+        #expect(call.status == 0, "\(call.error)")
+        let hidden = call.error.split(separator: "\n").filter { $0.contains("<redacted>") }
+        #expect(hidden.contains { $0.hasPrefix("> X-Custom-Credential:") })
+        #expect(hidden.contains { $0.hasPrefix("< X-Custom-Secret:") })
+        #expect(hidden.contains { $0.hasPrefix("< Location:") })
+        #expect(!call.error.contains(values[0]) && !call.error.contains(values[1]))  // the request line's query too
+        let text = String(decoding: try #require(FileManager.default.contents(atPath: path)), as: UTF8.self)
+        #expect(values.filter { text.contains($0) } == [])
+    }
 }

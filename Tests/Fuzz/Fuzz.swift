@@ -294,14 +294,18 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? entry.responseBody()
             _ = try? entry.requestBody()
             _ = entry.outcome()
-            let redacted = entry.redacted(by: CassetteRedaction())
-            for field in redacted.request.headers where CassetteRedaction().headerNames.contains(field.name.lowercased()) {
+            var secrets = SecretValues()
+            let redaction = CassetteRedaction()
+            let redacted = entry.redacted(by: redaction, noting: &secrets).scrubbed(by: Scrubber(secrets))
+            for field in redacted.request.headers where redaction.isSecretHeader(field.name) {
                 precondition(field.value.contains(CassetteRedaction.marker) || field.value.isEmpty || !field.value.contains("="),
                              "a secret field kept its value")
             }
             if let text = entry.response.content.text {
-                var scanner = MemberScanner(text)
-                for range in scanner.secretValues(named: ["password", "token"]) { _ = text[range] }
+                let bytes = Array(text.utf8)
+                for range in MemberScanner(bytes: bytes).secretValues(isSecret: redaction.isSecretMember).ranges {
+                    precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "a range outside the text")
+                }
             }
         }
     }
