@@ -161,7 +161,8 @@ let package = Package(
             swiftSettings: strictTests),
         // Runs outage scenarios inside a private network namespace; BrickReachabilityTests start it.
         .executableTarget(
-            name: "OutageProbe", dependencies: ["BrickRequest", "BrickQueue", "BrickCassette", "BrickSystem", "TestServers"], path: "Tests/OutageProbe",
+            name: "OutageProbe", dependencies: ["BrickRequest", "BrickQueue", "BrickCassette", "BrickSystem", "BrickTesting", "TestServers"],
+            path: "Tests/OutageProbe",
             swiftSettings: strictTests),
         // Downloads or uploads one file in a process of its own (its memory measured alone; a download may kill itself
         // midway so that the next run resumes it). BricksTests run it.

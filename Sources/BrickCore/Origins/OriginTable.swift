@@ -41,14 +41,17 @@ final class OriginTable: Sendable {
         }
     }
 
-    /// Forgets idle origins, then the least recently used, until one more fits.
+    /// Forgets idle origins, then the least recently used, until one more fits: down to seven eighths of the
+    /// table at once, so that a stream of new origins (a crawler, a fleet of hosts) sorts the table once per
+    /// eighth of it rather than scanning it for every origin.
     private func makeRoom(in states: inout [String: OriginState], now: Duration) {
         guard states.count >= settings.maxOrigins else { return }
         let idle = states.filter { now - $0.value.lastUsed > settings.idleExpiry }.map(\.key)
         for origin in idle { forget(origin, in: &states) }
-        while states.count >= settings.maxOrigins, let oldest = states.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
-            forget(oldest, in: &states)
-        }
+        let keep = settings.maxOrigins - max(1, settings.maxOrigins / 8)
+        guard states.count > keep else { return }
+        let oldest = states.sorted { $0.value.lastUsed < $1.value.lastUsed }.prefix(states.count - keep).map(\.key)
+        for origin in oldest { forget(origin, in: &states) }
     }
 
     private func forget(_ origin: String, in states: inout [String: OriginState]) {
