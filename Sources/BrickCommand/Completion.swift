@@ -20,6 +20,7 @@ enum Completion {
     static let options: [Option] = [
         Option(long: "--auth", short: "-a", value: .text, summary: "user and password or a bearer token"),
         Option(long: "--auth-type", short: "-A", value: .oneOf(["basic", "bearer"]), summary: "the kind of authentication"),
+        Option(long: "--auth-env", short: nil, value: .text, summary: "the credentials from an environment variable"),
         Option(long: "--ignore-stdin", short: nil, value: .nothing, summary: "never read standard input as the body"),
         Option(long: "--json", short: "-j", value: .text, summary: "a JSON body as written or @FILE"),
         Option(long: "--form", short: "-f", value: .nothing, summary: "body fields as a form"),

@@ -1,5 +1,6 @@
 import BrickRequest
 import FoundationEssentials
+import BrickSystem
 
 /// What one command line asks for: `brick [METHOD] URL [ITEM...] [OPTION...]`.
 struct Invocation: Sendable {
@@ -93,7 +94,8 @@ struct Invocation: Sendable {
         case "--pretty": pretty = true
         case "--raw": pretty = false
         case "--json", "-j": parsing.json = try value()
-        case "--auth", "-a": parsing.credentials = try value()
+        case "--auth", "-a": parsing.credentials = try Self.credentials(try value())
+        case "--auth-env": parsing.credentials = try Self.credentials(fromEnvironment: try value())
         case "--auth-type", "-A": parsing.authType = try value().lowercased()
         case "--ignore-stdin": ignoresStandardInput = true
         case "--print", "-p": shown = try Shown(parsing: value())
@@ -187,6 +189,27 @@ struct Invocation: Sendable {
             headers["Authorization"] = "Bearer " + credentials
         default: throw UsageError("--auth-type takes basic or bearer, not \(type)")
         }
+    }
+
+    /// `-a`'s value: as given, or the first line of the file `@FILE` names, so that a password or token need
+    /// not stand on the command line (where `ps` and the shell's history keep it).
+    static func credentials(_ value: String) throws(UsageError) -> String {
+        guard value.hasPrefix("@"), value.count > 1 else { return value }
+        let path = String(value.dropFirst())
+        guard case .success(let bytes) = FileDescriptor.readWhole(path, limit: 64 << 10, followingLinks: true) else {
+            throw UsageError("-a @\(path): the file cannot be read (a regular file of at most 64 KiB)")
+        }
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        guard !line.isEmpty else { throw UsageError("-a @\(path): the file's first line is empty") }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// `--auth-env NAME`: the credentials held by the environment variable `NAME`.
+    static func credentials(fromEnvironment name: String) throws(UsageError) -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw UsageError("--auth-env \(name): the environment has no \(name) (export it first; read -s keeps it out of the history)")
+        }
+        return value
     }
 
     /// `--name=value` as the option and its value; anything else as the option alone.

@@ -19,7 +19,9 @@ enum Usage {
                    With none, a pipe or a file on standard input is the body.
 
         --auth USER:PASSWORD, -a   Basic authentication (-a USER asks for the password on a terminal);
-                               with -A bearer, -a TOKEN sends a bearer token
+                               with -A bearer, -a TOKEN sends a bearer token; -a @FILE reads them
+                               from FILE's first line (not in ps or the shell's history)
+        --auth-env NAME        the credentials -a would take, from the environment variable NAME
         --auth-type basic|bearer, -A
         --ignore-stdin         never read standard input as the body
 

@@ -8,7 +8,14 @@ var invocation: Invocation
 let saved: SavedSession?
 do {
     invocation = try Invocation(
-        parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read, password: PasswordPrompt.ask(for:))
+        parsing: Array(CommandLine.arguments.dropFirst()), standardInput: StandardInput.read,
+        password: { user in
+            switch PasswordPrompt.ask(for: user) {
+            case .typed(let password): return password
+            case .noTerminal: return nil
+            case .interrupted: exit(130)  // Ctrl-C at the prompt: the terminal is as it was
+            }
+        })
     saved = invocation.action == .send ? try invocation.session.map { name throws(UsageError) in try SavedSession(name: name, url: invocation.url) } : nil
 } catch {
     Output.error("brick: \(error)\n(brick --help tells how)\n")

@@ -70,6 +70,59 @@ import TestServers
         #expect(!outcome.text.contains("s3cr3t-pw"), "the password was echoed: \(outcome.text)")
     }
 
+    /// Ctrl-C at the password prompt ends the command (130) and leaves the terminal as it was: echo on. The
+    /// key goes to the prompt, not as a signal that would end the process with echo off.
+    @Test func ctrlCAtThePasswordPromptLeavesTheTerminalsEchoOn() async throws {
+        let python = try #require(Paths.executable("python3"))
+        let driver = #"""
+            import os, pty, select, sys, termios
+            brick, url = sys.argv[1], sys.argv[2]
+            pid, fd = pty.fork()
+            if pid == 0:
+                os.execv(brick, [brick, "-a", "ada", url])
+            seen, typed = b"", False
+            while True:
+                ready, _, _ = select.select([fd], [], [], 20)
+                if not ready:
+                    sys.exit("no output for 20 s: " + repr(seen))
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                if not typed and b"password for ada: " in seen:
+                    os.write(fd, b"half-typ\x03")
+                    typed = True
+            _, status = os.waitpid(pid, 0)
+            echo = bool(termios.tcgetattr(fd)[3] & termios.ECHO)
+            sys.stdout.write(f"status={os.waitstatus_to_exitcode(status)} echo={echo}\n")
+            """#
+        let outcome = try await PipedChild.run([python, "-c", driver, try Brick.path(), try httpbin().url("/basic-auth/ada/pw")])
+        #expect(outcome.text.contains("status=130 echo=True"), "\(outcome.error)\n\(outcome.text)")
+    }
+
+    /// `-a @FILE` and `--auth-env NAME` take the credentials from a file or the environment, not the command
+    /// line; a missing file or variable is a usage error that sends nothing.
+    @Test func credentialsComeFromAFileOrTheEnvironment() async throws {
+        let url = try httpbin().url("/basic-auth/ada/from-file")
+        let directory = try Paths.scratchDirectory("auth")
+        defer { Paths.removeTree(directory) }
+        try Paths.write("ada:from-file\n", to: directory + "/credentials")
+        let fromFile = try await Brick.run("-a", "@" + directory + "/credentials", url)
+        #expect(fromFile.status == 0, "\(fromFile.error)")
+        #expect(fromFile.text.contains("\"authenticated\""))
+        let bearer = try httpbin().url("/bearer")
+        let fromEnvironment = try await Brick.run("-A", "bearer", "--auth-env", "BRICK_TEST_TOKEN", bearer, environment: ["BRICK_TEST_TOKEN": "tok-env-1"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.error)")
+        #expect(fromEnvironment.text.contains("tok-env-1"))
+        let missing = try await Brick.run("-a", "@" + directory + "/absent", url)
+        #expect(missing.status == 2 && missing.error.contains("cannot be read"), "\(missing.error)")
+        let unset = try await Brick.run("--auth-env", "BRICK_NO_SUCH_VARIABLE", url)
+        #expect(unset.status == 2 && unset.error.contains("has no BRICK_NO_SUCH_VARIABLE"), "\(unset.error)")
+    }
+
     @Test func aFormTakesJSONFieldsAsText() async throws {
         let outcome = try await Brick.run("--form", try httpbin().url("/post"), "age:=36", "name=Ada", "motto:=\"less is more\"")
         #expect(outcome.status == 0, "\(outcome.error)")
