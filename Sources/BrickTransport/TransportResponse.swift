@@ -41,6 +41,21 @@ public struct TransportResponse: Sendable {
         set { storage = storage.with { $0.redirects = newValue } }
     }
 
+    /// The rest of a streamed answer, when the response stands for one whose head arrived and whose body is
+    /// still to be read (a stream's or a download's attempt): the events, head included, and what keeps the
+    /// transfer registered until they end. `nil` for a collected response.
+    package var streamedBody: StreamedBody? {
+        get { storage.streamedBody }
+        set { storage = storage.with { $0.streamedBody = newValue } }
+    }
+
+    /// A response whose head arrived and whose body is `body`'s events.
+    package init(head: ResponseHead, streaming body: StreamedBody) {
+        var values = Storage.Values(head: head, body: Data(), metrics: TransferMetrics(), contentDecoded: false)
+        values.streamedBody = body
+        storage = Storage(values)
+    }
+
     /// Head, body and metrics behind one reference, never changed once made (a change makes new storage):
     /// a response is copied and returned through every step of a call, and each async step's frame, which
     /// holds a place for it, stays allocated while the request is on its way. Made once per response, as the
@@ -61,6 +76,7 @@ private final class Storage: Sendable {
         var metrics: TransferMetrics
         var contentDecoded: Bool
         var redirects: [RedirectHop] = []
+        var streamedBody: StreamedBody?
     }
 
     let values: Values
@@ -69,6 +85,7 @@ private final class Storage: Sendable {
     var metrics: TransferMetrics { values.metrics }
     var contentDecoded: Bool { values.contentDecoded }
     var redirects: [RedirectHop] { values.redirects }
+    var streamedBody: StreamedBody? { values.streamedBody }
 
     init(_ values: Values) { self.values = values }
 
@@ -78,4 +95,20 @@ private final class Storage: Sendable {
         change(&values)
         return Storage(values)
     }
+}
+
+/// A streamed answer's events (its head among them, read again first) and what must live as long as they are
+/// read (the session's registration of the transfer): what a response of a streamed attempt carries through
+/// the stages of a session's chain until the caller (or a download) reads it.
+package final class StreamedBody: Sendable {
+    package let events: TransportEventStream
+    package let keeper: (any AnyObject & Sendable)?
+
+    package init(events: TransportEventStream, keeper: (any AnyObject & Sendable)?) {
+        self.events = events
+        self.keeper = keeper
+    }
+
+    /// Ends the transfer: its body will not be read (a redirect, a replaced answer).
+    package func cancel() { events.cancel() }
 }

@@ -158,7 +158,7 @@ final class OriginEvents: Sendable {
         #expect(await held.value.value == "ok")
     }
 
-    /// A 429 with `Retry-After: 2` to one call holds back every call to that origin on the session for two
+    /// A 503 with `Retry-After: 2` to one call holds back every call to that origin on the session for two
     /// seconds of the session's clock; another origin is not held; a call that may not wait fails at once.
     @Test(arguments: [false, true]) func aRetryAfterHoldsTheWholeOriginBack(keepAlive: Bool) async throws {
         let server = try FaultServer(keepAlive: keepAlive)
@@ -168,8 +168,8 @@ final class OriginEvents: Sendable {
         var configuration = Session.Configuration()
         configuration.clock = clock
         let session = Session(configuration: configuration)
-        let first = await FaultCall(server.baseURL + "/status?code=429&retry_after=2&key=first", session: session, rules: .none).dataResponse()
-        #expect(first.error?.response?.head.status == 429)
+        let first = await FaultCall(server.baseURL + "/status?code=503&retry_after=2&key=first", session: session, rules: .none).dataResponse()
+        #expect(first.error?.response?.head.status == 503)
         #expect(session.originStatuses().first { $0.origin.hasSuffix(":\(server.port)") }?.heldUntil != nil)
 
         let held = Task { await FaultCall(server.baseURL + "/ok?key=held", session: session, rules: .none).dataResponse() }

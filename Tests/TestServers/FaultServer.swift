@@ -9,6 +9,7 @@ import LoopbackServer
 /// The fault is chosen by the path and applies to the first `times` requests of a `key` (query
 /// parameters; every request is counted by its key); later ones get 200 `ok`. Without `times`, always.
 /// - `/ok` — 200 with body `ok`.
+/// - `/redirect?to=URL` — 302 to `URL` (percent-decoded).
 /// - `/status?code=503&retry_after=S` — `code`, with `Retry-After: S` when given.
 /// - `/reset` — reads the request, then resets the connection (RST).
 /// - `/close-after-read` — reads the whole request, then closes the connection without answering.
@@ -301,6 +302,9 @@ public final class FaultServer: Sendable {
             if let date = request.query["date"] { extra += "Date: \(Self.decoded(date))\r\n" }
             if let expires = request.query["expires"] { extra += "Expires: \(Self.decoded(expires))\r\n" }
             respond(fd, status: code, body: "failure \(seen)", extraHeaders: extra)
+        case "/redirect":
+            let target = (request.query["to"] ?? "/ok").removingPercentEncoding ?? "/ok"
+            respond(fd, status: 302, body: "", extraHeaders: "Location: \(target)\r\n")
         case "/reset", "/reset-during-body":
             return .reset
         case "/close-after-read":

@@ -2,21 +2,30 @@ import FoundationEssentials
 
 /// What one call's retry rules keep between attempts.
 struct RetryState: Sendable {
-    /// The request as built, for its method, host and body.
+    /// The request as built, for its host and body; the method judged is the one the last attempt sent.
     let base: TransportRequest
     /// The host whose reachability is watched: the URL's, or the proxy's (empty when there is none, as for a
     /// Unix socket: then never waited for).
     let host: String
-    /// Time since the call started, on the session's clock.
-    let stopwatch: Stopwatch
+    /// When the call started, on the session's timeline.
+    let start: Duration
+    /// The session's clock, read as time since the session began.
+    let timeline: any Timeline
     /// Retries made so far.
     var retries = 0
+    /// The method the last attempt sent (an interceptor may have changed it): what idempotency is judged on.
+    var sentMethod: HTTPMethod
 
-    init(base: TransportRequest, clock: any Clock<Duration>) {
+    init(base: TransportRequest, timeline: any Timeline, start: Duration) {
         self.base = base
         self.host = base.route.host ?? ""
-        self.stopwatch = Stopwatch(clock)
+        self.timeline = timeline
+        self.start = start
+        sentMethod = base.method
     }
+
+    /// Time since the call started, on the session's clock.
+    var elapsed: Duration { timeline.now() - start }
 
     /// What the call fails with when the rules give up after `error` (`nil` before any attempt): the plain
     /// error when the first attempt failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)``
@@ -44,20 +53,6 @@ struct RetryState: Sendable {
     }
 }
 
-/// Elapsed time on any `Clock<Duration>` (the session's clock is an existential).
-struct Stopwatch: Sendable {
-    private let read: @Sendable () -> Duration
-
-    init(_ clock: any Clock<Duration>) { read = Self.start(clock) }
-
-    private static func start<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
-    }
-
-    var elapsed: Duration { read() }
-}
-
 extension AutoRetryConfiguration {
     /// Whether the rules have anything to do: retries allowed, or unreachable hosts to fail fast on.
     var isActive: Bool { maxRetryCount > 0 || failWhenNotReachable }
@@ -69,7 +64,7 @@ extension Session {
     /// just ask (`known`).
     @inline(never)
     nonisolated(nonsending) func retryVerdict(
-        after error: BrickError, _ plan: RepeatPolicy, _ state: RetryState, known: ReachabilityStatus? = nil
+        after error: BrickError, _ call: Call, _ state: RetryState, known: ReachabilityStatus? = nil
     ) async -> RetryDecision.Verdict {
         let failure: RetryDecision.FailureKind
         switch error.rootCause {
@@ -81,34 +76,35 @@ extension Session {
             if let known { known } else { await reachability.status(of: state.host) }
         } else { ReachabilityStatus.reachable }
         return RetryDecision.decide(RetryDecision.Input(
-            configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
-            idempotency: plan.idempotency, failure: failure, reachability: reachability, elapsed: state.stopwatch.elapsed,
+            configuration: call.rules, retriesSoFar: state.retries, method: state.sentMethod,
+            idempotency: call.idempotency, failure: failure, reachability: reachability, elapsed: state.elapsed,
             now: Date(), jitter: Double.random(in: 0..<1)))
     }
 
     /// The rules' verdict before an attempt (``RetryDecision/beforeAttempt(_:)``): `nil` to go ahead, or
     /// wait for the network, or give up. Asks the host's reachability once.
     @inline(never)
-    nonisolated(nonsending) func verdictBeforeAttempt(_ plan: RepeatPolicy, _ state: RetryState) async -> RetryDecision.Verdict? {
+    nonisolated(nonsending) func verdictBeforeAttempt(_ call: Call, _ state: RetryState) async -> RetryDecision.Verdict? {
         guard !state.host.isEmpty else { return nil }
         return RetryDecision.beforeAttempt(RetryDecision.Input(
-            configuration: plan.rules, retriesSoFar: state.retries, method: state.base.method,
-            idempotency: plan.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
-            elapsed: state.stopwatch.elapsed))
+            configuration: call.rules, retriesSoFar: state.retries, method: state.sentMethod,
+            idempotency: call.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
+            elapsed: state.elapsed))
     }
 
     /// Carries out ``RetryDecision/Verdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
     /// `limit` passes on the session's clock, or the task is cancelled. Tells the retry observer when the
     /// wait starts and when the network returned.
     @inline(never)
-    nonisolated(nonsending) func waitForNetwork(_ plan: RepeatPolicy, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
+    nonisolated(nonsending) func waitForNetwork(_ call: Call, _ state: RetryState, upTo limit: Duration) async -> NetworkWait {
         _ = routeWatch.value  // the watch that wakes parked requests runs from before the look: no change is missed
         guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
-        notify(.waitingForNetwork(request: plan.requestName, host: state.host, limit: limit))
-        let start = state.stopwatch.elapsed
+        notify(.waitingForNetwork(request: call.requestName, host: state.host, limit: limit))
+        call.enter(.waiting)
+        let start = state.elapsed
         let outcome = await waitUntilReachable(state.host, limit: limit)
         if outcome == .reachable {
-            notify(.networkReturned(request: plan.requestName, host: state.host, waited: state.stopwatch.elapsed - start))
+            notify(.networkReturned(request: call.requestName, host: state.host, waited: state.elapsed - start))
         }
         return outcome
     }

@@ -1,8 +1,11 @@
 import FoundationEssentials
 
+import BrickSystem
+
 /// One GET's use of the session's cache, from the lookup before anything is sent to the store (or the
-/// `304` swap) after each attempt. Lives on the calling task.
-final class CacheStep {
+/// `304` swap) after each attempt: the cache stage makes it (``CachingResponses``), the cache validators'
+/// stage uses it on each attempt (``ValidatingCachedResponses``). What changes is behind one lock.
+final class CacheStep: Sendable {
     /// What the lookup found.
     enum Lookup {
         /// A stored response answers; nothing is sent.
@@ -26,13 +29,33 @@ final class CacheStep {
     private let key: String
     /// Who the answers are for: the request's connection identity and Unix socket (``TransportOptions/identityOfAnswers``).
     private let identity: [String]?
-    private var entry: CachedResponse?
-    private var sentAt = Date()
+    private struct State {
+        var entry: CachedResponse?
+        var sentAt = Date()
+        var status = CacheStatus.miss
+        /// Whether the last attempt's `304` matched no stored response, so that the request must go again
+        /// without conditional fields (``takeRequestToAskAgain()``).
+        var asksAgain = false
+    }
+
+    private let state: Locked<State>
+    private var entry: CachedResponse? {
+        get { state.withLock { $0.entry } }
+        set { state.withLock { $0.entry = newValue } }
+    }
+    private var sentAt: Date {
+        get { state.withLock { $0.sentAt } }
+        set { state.withLock { $0.sentAt = newValue } }
+    }
     /// What the cache did, so far.
-    private(set) var status = CacheStatus.miss
-    /// Whether the last attempt's `304` matched no stored response, so that the request must go again
-    /// without conditional fields (``takeRequestToAskAgain()``).
-    private var asksAgain = false
+    private(set) var status: CacheStatus {
+        get { state.withLock { $0.status } }
+        set { state.withLock { $0.status = newValue } }
+    }
+    private var asksAgain: Bool {
+        get { state.withLock { $0.asksAgain } }
+        set { state.withLock { $0.asksAgain = newValue } }
+    }
 
     /// A step for `request`, or `nil` when the cache has no part in it (no cache, not a GET, or
     /// ``CacheMode/withoutCache``).
@@ -43,6 +66,7 @@ final class CacheStep {
         self.mode = mode
         self.key = Self.key(for: request.url, options: request.options)
         self.identity = request.options.identityOfAnswers
+        state = Locked(State())
     }
 
     /// A step that revalidates `entry` in the background (after it answered stale): its `304` or new answer
@@ -52,7 +76,7 @@ final class CacheStep {
         self.mode = [.cacheResponse, .invokeRequest]
         self.key = Self.key(for: request.url, options: request.options)
         self.identity = request.options.identityOfAnswers
-        self.entry = entry
+        state = Locked(State(entry: entry))
     }
 
     /// The key a GET of `url` with `options` is stored under: `GET` and the URL, and, when the options name

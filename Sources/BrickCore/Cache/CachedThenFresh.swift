@@ -36,8 +36,8 @@ extension CallPlan {
     /// This plan with another cache mode.
     func with(cacheMode: CacheMode) -> CallPlan {
         CallPlan(
-            request: request, requestType: requestType, modifiers: modifiers, interceptors: interceptors, requestLogging: requestLogging,
-            autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
-            originPolicy: originPolicy, hedging: hedging, owner: owner)
+            request: request, requestType: parts.requestType, modifiers: parts.modifiers, interceptors: parts.interceptors,
+            requestLogging: parts.requestLogging, autoRetryConfiguration: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
+            validation: validation, originPolicy: originPolicy, hedging: hedging, owner: parts.owner, stages: parts.stages)
     }
 }

@@ -18,4 +18,14 @@ public enum Idempotency: Sendable, Equatable {
         case .idempotent, .key: true
         }
     }
+
+    /// Whether `request`, as it is sent, may be repeated after it may have reached the server: judged on its
+    /// method as sent (an interceptor may have changed it), and for ``key(header:)`` on the key being there.
+    public func allowsRepeat(of request: TransportRequest) -> Bool {
+        switch self {
+        case .byMethod: request.method.isIdempotent
+        case .idempotent: true
+        case .key(let header): request.headers[header] != nil || request.method.isIdempotent
+        }
+    }
 }

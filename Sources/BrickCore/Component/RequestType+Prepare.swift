@@ -14,15 +14,7 @@ extension RequestType {
     /// ``makeTransportRequest()`` on `session` (read once by the caller: each read of a component's session
     /// looks up the task's ``Session/current``).
     func makeTransportRequest(on session: Session) throws(BrickError) -> TransportRequest {
-        let url = URLString
-        var headers = session.headersSent(to: url)
-        headers.merge(self.headers)
-        if case .key(let header) = idempotency, headers[header] == nil { headers[header] = UUID().uuidString }
-        let options = transportOptions.applied(over: session.configuredTransportOptions)
-        let method = self.method
-        let mayBeSentTwice = idempotency.allowsRepeat(of: method)
-        var request = TransportRequest(
-            method: consume method, url: consume url, headers: consume headers, options: consume options, mayBeSentTwice: mayBeSentTwice)
+        var request = session.prepared(method: method, url: URLString, headers: headers, options: transportOptions, idempotency: idempotency)
         do { try encodeBody(into: &request) } catch { throw .requestEncoding(error) }
         return request
     }

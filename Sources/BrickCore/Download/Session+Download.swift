@@ -3,7 +3,8 @@ public import FoundationEssentials
 extension Session {
     /// Downloads `plan`'s request to `destination`: streamed to `<destination>.part`, resumed with a range
     /// request after a failure the retry rules allow (and in a later call, even in another process), and
-    /// moved into place only when complete. A download that fails before its first byte leaves no file.
+    /// moved into place only when complete. A download that fails before its first byte leaves no file. One
+    /// call through the session's chain, whose attempts each write what they receive (``DownloadSink``).
     func download(
         _ plan: CallPlan, to destination: String, fileMode: UInt16? = nil, progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws(BrickError) -> DownloadResult {
@@ -11,37 +12,19 @@ extension Session {
         let file: PartialFile
         do { file = try PartialFile(destination: destination, url: base.url) } catch { throw .file(error) }
         let resumedFrom = file.offset
-        let interceptors = interceptors(for: plan)
-        var restarted = false
-        var finalHead: ResponseHead?
-        let outcome = await runAttempts(plan.repeatPolicy, base: base) { number, previous -> Attempt in
-            var request = base
-            var receiver = DownloadReceiver(file: file, validation: plan.validation, progress: progress)
-            do throws(BrickError) {
-                request = try await adapt(interceptors, context: context(
-                    for: plan, request: base, attempt: number, previousAttempts: previous))
-                request.options.automaticDecompression = false  // ranges count the bytes as stored
-                if let resume = file.resumeHeaders { request.headers.merge(resume) }
-                try await receiver.receive(stream(request, ownerID: plan.owner))
-                restarted = restarted || receiver.restarted || receiver.mustRestart
-                if receiver.mustRestart {
-                    return Attempt(sent: request, head: receiver.head, outcome: .again(
-                        reason: "restart: the range did not fit", delay: .zero, error: nil))
-                }
-                do throws(FileError) { try file.complete(mode: fileMode) } catch { throw BrickError.file(error) }
-                finalHead = receiver.head
-                return Attempt(sent: request, head: receiver.head, outcome: .done)
-            } catch {
-                return Attempt(sent: request, head: receiver.head, outcome: .failed(error))
-            }
-        }
-        if let error = outcome.error {
+        let sink = DownloadSink(file: file, fileMode: fileMode, progress: progress)
+        let call = try plan.call(on: self, delivery: .download(sink)).get()
+        let outcome = await call.chain.runCall(call, from: 0)
+        call.enter(.finished)
+        if case .failure(let error) = outcome {
             file.discardIfEmpty()
             throw error
         }
+        let head = sink.finalHead ?? ResponseHead(status: 0)
         return DownloadResult(
-            fileURL: URL(fileURLWithPath: destination), head: finalHead ?? ResponseHead(status: 0), length: file.offset,
-            resumedFrom: resumedFrom, restarted: restarted, attempts: outcome.records)
+            fileURL: URL(fileURLWithPath: destination), head: head, length: file.offset, resumedFrom: resumedFrom,
+            restarted: sink.restarted,
+            attempts: call.recordedAttempts ?? [AttemptRecord(request: call.lastSent, head: head, error: nil, repeatReason: nil)])
     }
 }
 

@@ -8,19 +8,22 @@ import Synchronization
 /// that a hold or an open breaker stops it too.
 final class OriginTable: Sendable {
     let settings: OriginProtection
-    private let stopwatch: Stopwatch
+    private let timeline: any Timeline
     private let states = Locked<[String: OriginState]>([:])
     /// How many origins may hold calls back: counted up when one starts to (a hold, a breaker that opens),
     /// down when a look finds it has stopped (``OriginState/countedAsHolding``), or when it is forgotten.
     private let holding = Atomic<Int>(0)
 
-    init(_ settings: OriginProtection, clock: any Clock<Duration>) {
+    init(_ settings: OriginProtection, timeline: any Timeline) {
         self.settings = settings
-        stopwatch = Stopwatch(clock)
+        self.timeline = timeline
     }
 
-    /// The time on the session's clock since the table was made.
-    var now: Duration { stopwatch.elapsed }
+    /// A table on its own timeline of `clock` (tests).
+    convenience init(_ settings: OriginProtection, clock: any Clock<Duration>) { self.init(settings, timeline: Session.timeline(of: clock)) }
+
+    /// The time on the session's clock (since the session was made).
+    var now: Duration { timeline.now() }
 
     /// Whether any origin may hold calls back now (it may have stopped since: the next look at it says).
     var holdsAny: Bool { holding.load(ordering: .relaxed) > 0 }

@@ -6,7 +6,8 @@
 /// its span or timer before and records the end after. `body` runs on the caller's task, inside whatever
 /// task-local values the observer sets, so the attempt's interceptors (and the request they adapt) see them:
 /// that is how a trace context reaches the outgoing headers. Collected calls, streams (until their head) and
-/// downloads are all observed: they share one attempt loop.
+/// downloads are all observed, and so is a call the session's cache answers (with no attempt): the
+/// observers are the outermost stage of the chain (``StageOrder/observers``).
 public protocol CallObserver: Sendable {
     /// Runs a whole call, every attempt and wait included.
     func observeCall(_ call: ObservedCall, _ body: () async -> CallEnd) async -> CallEnd
@@ -46,20 +47,19 @@ public struct CallEnd: Sendable {
     public let status: Int?
     /// The call's failure, if it failed.
     public let error: BrickError?
-    /// How many attempts it made.
+    /// How many attempts it made: 0 when the session's cache answered it.
     public let attempts: Int
-}
+    /// The last response, when one arrived (or the cache gave one).
+    public let response: TransportResponse?
+    /// What the session's response cache did: ``CacheStatus/hit`` for a call it answered.
+    public let cacheStatus: CacheStatus
 
-extension Session {
-    /// `body` (a call) run inside every observer from `index` on, the first outermost.
-    func observingCall(_ call: ObservedCall, from index: Int = 0, _ body: () async -> CallEnd) async -> CallEnd {
-        guard index < configuration.observers.count else { return await body() }
-        return await configuration.observers[index].observeCall(call) { await observingCall(call, from: index + 1, body) }
-    }
-
-    /// `body` (an attempt) run inside every observer from `index` on, the first outermost.
-    func observingAttempt(_ attempt: ObservedAttempt, from index: Int = 0, _ body: () async -> AttemptEnd) async -> AttemptEnd {
-        guard index < configuration.observers.count else { return await body() }
-        return await configuration.observers[index].observeAttempt(attempt) { await observingAttempt(attempt, from: index + 1, body) }
+    /// Creates an end, for tests of observers.
+    public init(status: Int?, error: BrickError?, attempts: Int, response: TransportResponse? = nil, cacheStatus: CacheStatus = .notUsed) {
+        self.status = status
+        self.error = error
+        self.attempts = attempts
+        self.response = response
+        self.cacheStatus = cacheStatus
     }
 }

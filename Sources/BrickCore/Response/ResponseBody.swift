@@ -15,10 +15,10 @@ extension ResponseStream {
                 if case .end = event { break }
             }
         } catch {
-            registration.end()
+            registration?.end()
             throw .transport(error)
         }
-        registration.end()
+        registration?.end()
         throw .transport(TransportError(.invalidResponse, message: "the transfer ended without a response head"))
     }
 }
@@ -33,11 +33,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public typealias Failure = BrickError
 
     private let events: TransportEventStream
-    private let registration: Registration
+    private let registration: Registration?
     /// The body's length from `Content-Length` when the body arrives as sent (no `Content-Encoding`), else `nil`.
     public let expectedLength: Int64?
 
-    init(events: TransportEventStream, registration: Registration, head: ResponseHead) {
+    init(events: TransportEventStream, registration: Registration?, head: ResponseHead) {
         self.events = events
         self.registration = registration
         let encoded = head.headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
@@ -80,15 +80,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Cancels the transfer when the last copy of the iterator goes away before the end.
     fileprivate final class BodyLifetime {
         let events: TransportEventStream
-        let registration: Registration
+        let registration: Registration?
         private var finished = false
-        init(events: TransportEventStream, registration: Registration) {
+        init(events: TransportEventStream, registration: Registration?) {
             self.events = events
             self.registration = registration
         }
         func finish() {
             finished = true
-            registration.end()
+            registration?.end()
         }
         deinit { if !finished { events.cancel() } }
     }

@@ -19,11 +19,11 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     let starter: StreamStarter
 
-    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
+    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration?)) {
         starter = StreamStarter(start: start)
     }
 
-    init(events: TransportEventStream, registration: Registration) {
+    init(events: TransportEventStream, registration: Registration?) {
         starter = StreamStarter { () throws(BrickError) in (events, registration) }
     }
 
@@ -76,7 +76,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 /// Starts a stream's transfer once, on first iteration, unless it was cancelled first.
 final class StreamStarter: Sendable {
     private enum State {
-        case idle(@Sendable () async throws(BrickError) -> (TransportEventStream, Registration))
+        case idle(@Sendable () async throws(BrickError) -> (TransportEventStream, Registration?))
         case starting
         case started(TransportEventStream)
         case cancelled
@@ -84,12 +84,12 @@ final class StreamStarter: Sendable {
 
     private let state: Locked<State>
 
-    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration)) {
+    init(start: @escaping @Sendable () async throws(BrickError) -> (TransportEventStream, Registration?)) {
         state = Locked(.idle(start))
     }
 
-    func begin() async throws(BrickError) -> (TransportEventStream, Registration) {
-        let start = state.withLock { state -> (@Sendable () async throws(BrickError) -> (TransportEventStream, Registration))? in
+    func begin() async throws(BrickError) -> (TransportEventStream, Registration?) {
+        let start = state.withLock { state -> (@Sendable () async throws(BrickError) -> (TransportEventStream, Registration?))? in
             guard case .idle(let start) = state else { return nil }
             state = .starting
             return start

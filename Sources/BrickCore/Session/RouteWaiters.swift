@@ -38,10 +38,11 @@ final class RouteWaiters: Sendable {
     private let state = Locked(State())
     private let timeline: any Timeline
 
-    /// Waiters whose deadlines are measured on `clock`.
-    init(clock: any Clock<Duration>) { timeline = Self.timeline(of: clock) }
+    /// Waiters whose deadlines are measured on `timeline` (the session's clock).
+    init(timeline: any Timeline) { self.timeline = timeline }
 
-    private static func timeline(of clock: some Clock<Duration>) -> any Timeline { ClockTimeline(clock) }
+    /// Waiters whose deadlines are measured on `clock`.
+    convenience init(clock: any Clock<Duration>) { self.init(timeline: Session.timeline(of: clock)) }
 
     /// Waits until `host` is no longer unreachable (as `reachability` says), `limit` passes on the clock, or
     /// the task is cancelled. The session's watch of routes must be running (it calls ``routesChanged(_:)``).
@@ -175,26 +176,4 @@ extension RouteWaiters.State {
         if byHost[waiter.host]?.remove(id) != nil, byHost[waiter.host]?.isEmpty == true { byHost[waiter.host] = nil }
         return waiter
     }
-}
-
-/// A clock read as time since a start, whatever its instants are: the waiters' deadlines on the session's
-/// clock (`any Clock<Duration>`: a continuous clock, or a test's manual one).
-protocol Timeline: Sendable {
-    /// Time since the start.
-    func now() -> Duration
-    /// Sleeps until `offset` after the start; throws when cancelled.
-    func sleep(until offset: Duration) async throws
-}
-
-private struct ClockTimeline<C: Clock>: Timeline where C.Duration == Duration {
-    let clock: C
-    let start: C.Instant
-
-    init(_ clock: C) {
-        self.clock = clock
-        start = clock.now
-    }
-
-    func now() -> Duration { start.duration(to: clock.now) }
-    func sleep(until offset: Duration) async throws { try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
 }

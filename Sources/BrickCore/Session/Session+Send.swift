@@ -52,19 +52,31 @@ extension Session {
 
     package func plan(
         for request: TransportRequest, retry: AutoRetryConfiguration, idempotency: Idempotency,
-        validation: ResponseValidation, owner: Component?
+        validation: ResponseValidation, owner: Component?, stages: [any AttemptStage] = []
     ) -> CallPlan {
-        var prepared = request
-        prepared.url = URLResolution.resolve(request.url, against: configuration.baseURL)
-        prepared.options = request.options.applied(over: configuration.transportOptions)
-        prepared.headers = headersSent(to: prepared.url)
-        prepared.headers.merge(request.headers)
-        if case .key(let header) = idempotency, prepared.headers[header] == nil { prepared.headers[header] = UUID().uuidString }
-        prepared.mayBeSentTwice = idempotency.allowsRepeat(of: request.method)
+        var prepared = prepared(
+            method: request.method, url: URLResolution.resolve(request.url, against: configuration.baseURL), headers: request.headers,
+            options: request.options, idempotency: idempotency)
+        prepared.body = request.body
+        prepared.needsFreshConnection = request.needsFreshConnection
         return CallPlan(
             request: .success(prepared), requestType: TransportRequest.self, modifiers: [], interceptors: [],
             requestLogging: nil, autoRetryConfiguration: retry, idempotency: idempotency, cacheMode: .default,
-            validation: validation, owner: owner.map(ObjectIdentifier.init))
+            validation: validation, owner: owner.map(ObjectIdentifier.init), stages: stages)
+    }
+
+    /// A request as every call of the session starts, whether a component's or a request value's: the
+    /// session's headers (all of them to its origin, the cross-origin ones elsewhere) under the request's
+    /// own, an idempotency key when the request asks for one and has none, its options over the session's,
+    /// and whether it may be sent twice. The one place a request is prepared; a component's body goes in
+    /// after.
+    func prepared(method: HTTPMethod, url: String, headers: HTTPHeaders, options: TransportOptions, idempotency: Idempotency) -> TransportRequest {
+        var fields = headersSent(to: url)
+        fields.merge(headers)
+        if case .key(let header) = idempotency, fields[header] == nil { fields[header] = UUID().uuidString }
+        let mayBeSentTwice = idempotency.allowsRepeat(of: method)
+        return TransportRequest(
+            method: method, url: url, headers: fields, options: options.applied(over: configuredTransportOptions), mayBeSentTwice: mayBeSentTwice)
     }
 }
 

@@ -57,6 +57,13 @@ public final class Session: Sendable {
         /// a retry budget, circuit breakers, `Retry-After` shared by every call (``OriginProtection``).
         /// Default is `OriginProtection()`: budgets on, breakers for the calls that ask, `Retry-After` shared.
         public var originProtection = OriginProtection()
+        /// Stages of your own around each whole call, below the observers and the cache's lookup, above the
+        /// attempt loop (``StageOrder``), in this order. Default is none.
+        public var callStages: [any CallStage] = []
+        /// Stages of your own around each attempt, below the interceptors, above the cache's validators,
+        /// hedging, redirects, cookies, origin protection and the transport (``StageOrder``), in this order:
+        /// request coalescing (`RequestCoalescing`) goes here. Default is none.
+        public var attemptStages: [any AttemptStage] = []
 
         /// The default configuration.
         public init() {}
@@ -90,13 +97,13 @@ public final class Session: Sendable {
     let routeWatch: Lazy<Task<Void, Never>>
     /// The requests waiting for the route to their host.
     let routeWaiters: RouteWaiters
-    /// Whether every call takes every step of the attempt loop (``FullPath``); read once, when the session is made.
-    let takesFullPath = FullPath.isForced
-    /// Whether a plain call (``CallPlan/isPlain``) may go straight to the transport
-    /// (``collectStraight(_:_:)``): nothing of the session's needs the attempt loop (no interceptor,
-    /// error handler, observer, cookie jar, breaker for every call or limit of calls per origin), and the full
-    /// path is not forced.
-    let takesStraightPath: Bool
+    /// The chains of stages the session's calls run through, one for each ``ChainKind``.
+    let chains: SessionChains
+    /// The row of mutexes that guard the session's calls' states (``Call``).
+    let callLocks = LockStripes()
+    /// The session's clock, read as time since the session was made: where its calls' starts, waits and
+    /// deadlines are measured.
+    let timeline: any Timeline
     /// Whether the configuration has a response cache (read without copying the cache's existential).
     let hasResponseCache: Bool
     /// The configuration's headers, validated once here rather than with every request they go with (a
@@ -128,12 +135,15 @@ public final class Session: Sendable {
         defaultReachability: @escaping @Sendable () -> any Reachability
     ) {
         self.configuration = configuration
-        takesStraightPath = !FullPath.isForced && configuration.interceptors.isEmpty && configuration.errorHandlers.isEmpty
-            && configuration.observers.isEmpty && configuration.cookies == nil && !configuration.originProtection.breaksEveryCall && configuration.originProtection.maxConcurrentCalls == nil
-        origins = configuration.originProtection.isOff ? nil : OriginTable(configuration.originProtection, clock: configuration.clock)
-        bulkheads = configuration.originProtection.maxConcurrentCalls.map {
+        let timeline = Self.timeline(of: configuration.clock)
+        self.timeline = timeline
+        let origins = configuration.originProtection.isOff ? nil : OriginTable(configuration.originProtection, timeline: timeline)
+        self.origins = origins
+        let bulkheads = configuration.originProtection.maxConcurrentCalls.map {
             Bulkheads(limit: $0, queueLimit: configuration.originProtection.maxQueuedCalls, clock: configuration.clock)
         }
+        self.bulkheads = bulkheads
+        chains = SessionChains { kind in Self.chain(kind, configuration, origins: origins, bulkheads: bulkheads) }
         hasResponseCache = configuration.responseCache != nil
         sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)
@@ -142,12 +152,14 @@ public final class Session: Sendable {
         madeReachability = reachability
         let registry = RunningRegistry()
         self.registry = registry
-        let waiters = RouteWaiters(clock: configuration.clock)
+        let waiters = RouteWaiters(timeline: timeline)
         routeWaiters = waiters
         routeWatch = Lazy { Self.watchRoutes(of: registry, waking: waiters, with: reachability.value) }
     }
 
     deinit { routeWatch.ifMade?.cancel() }
+
+    static func timeline(of clock: some Clock<Duration>) -> any Timeline { ClockTimeline(clock) }
 
     /// What sends its requests (made on first use).
     public var transport: any Transport { madeTransport.value }

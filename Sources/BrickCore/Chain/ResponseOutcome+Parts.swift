@@ -1,0 +1,18 @@
+extension Result where Failure == BrickError {
+    /// The error, when it is a failure.
+    var error: BrickError? { if case .failure(let error) = self { error } else { nil } }
+}
+
+extension Result where Success == TransportResponse, Failure == BrickError {
+    /// The response: the one that arrived, or the one a failure keeps (a status not accepted, a body that did
+    /// not serialize).
+    var response: TransportResponse? {
+        switch self {
+        case .success(let response): response
+        case .failure(let error): error.response
+        }
+    }
+
+    /// The response's head, when there is one.
+    var head: ResponseHead? { response?.head }
+}

@@ -1,0 +1,21 @@
+/// A clock read as time since a start, whatever its instants are: the waiters' deadlines on the session's
+/// clock (`any Clock<Duration>`: a continuous clock, or a test's manual one).
+protocol Timeline: Sendable {
+    /// Time since the start.
+    func now() -> Duration
+    /// Sleeps until `offset` after the start; throws when cancelled.
+    func sleep(until offset: Duration) async throws
+}
+
+struct ClockTimeline<C: Clock>: Timeline where C.Duration == Duration {
+    let clock: C
+    let start: C.Instant
+
+    init(_ clock: C) {
+        self.clock = clock
+        start = clock.now
+    }
+
+    func now() -> Duration { start.duration(to: clock.now) }
+    func sleep(until offset: Duration) async throws { try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
+}

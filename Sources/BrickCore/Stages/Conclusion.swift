@@ -1,0 +1,51 @@
+/// What an attempt's answer becomes, around everything below it in the attempt: a collected answer is
+/// validated (and, on a session with error handlers, serialized here, so that they see a failure of either);
+/// a download's answer is written to its file; a streamed answer is handed on as it is (streams are not
+/// validated). On a failure the session's `ErrorHandler`s decide, in order, the first that handles it.
+struct Conclusion: AttemptStage {
+    let errorHandlers: [any ErrorHandler]
+
+    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        var outcome: ResponseOutcome
+        switch call.delivery {
+        case .collected(let serializer):
+            outcome = Self.concluded(await next(request), call.validation, serializer)
+        case .streamed:
+            return await next(request)
+        case .download(let sink):
+            outcome = await sink.receive(await next(sink.prepared(request)), call)
+        }
+        guard case .failure(let error) = outcome, !error.isCancelled, !errorHandlers.isEmpty else { return outcome }
+        return await handled(error, outcome, request, call)
+    }
+
+    /// A collected answer validated and, when `serializer` is given, serialized.
+    @inline(never)
+    static func concluded(_ outcome: ResponseOutcome, _ validation: ResponseValidation, _ serializer: (any AttemptSerializer)?) -> ResponseOutcome {
+        guard case .success(let response) = outcome else { return outcome }
+        do { try validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+        guard let serializer else { return outcome }
+        do throws(BrickError) { try serializer.serialize(response) } catch { return .failure(error) }
+        return outcome
+    }
+
+    /// What the error handlers make of `error`: a replacement, a recovery (serialized as if it had arrived),
+    /// or a retry the attempt loop carries out.
+    @inline(never)
+    private func handled(_ error: BrickError, _ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) async -> ResponseOutcome {
+        let context = call.context(for: request)
+        switch await CompositeErrorHandler(errorHandlers).handle(error, context: context) {
+        case .unhandled: return outcome
+        case .fail(let replacement): return .failure(replacement)
+        case .recover(let response):
+            guard case .collected(let serializer) = call.delivery else { return .success(response) }
+            if let serializer {
+                do throws(BrickError) { try serializer.serialize(response) } catch { return .failure(error) }
+            }
+            return .success(response)
+        case .retry(let delay, let reason):
+            call.repeatAttempt(reason: reason, after: delay)
+            return outcome
+        }
+    }
+}
