@@ -14,11 +14,12 @@ public func cpuSeconds() -> (seconds: Double, maxRSS: Int) {
 /// Prints the benchmark referee's line (the format every client of a side-by-side run prints):
 /// `RESULT client=… scenario=… n=… bytes=… wall_s=… cpu_s=… maxrss_kb=… errors=…`.
 public func printResult(
-    client: String, scenario: String, count: Int, bytes: Int64, wall: Duration, cpu: Double, maxRSS: Int, errors: Int
+    client: String, scenario: String, count: Int, bytes: Int64, wall: Duration, cpu: Double, maxRSS: Int, errors: Int,
+    extra: String = ""
 ) {
     let wallSeconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18
     print("RESULT client=\(client) scenario=\(scenario) n=\(count) bytes=\(bytes) wall_s=\(format6(wallSeconds)) "
-        + "cpu_s=\(format6(cpu)) maxrss_kb=\(maxRSS) errors=\(errors)")
+        + "cpu_s=\(format6(cpu)) maxrss_kb=\(maxRSS) errors=\(errors)" + extra)
 }
 
 /// `value` with six decimals, as the C clients print it.

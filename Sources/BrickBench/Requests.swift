@@ -36,6 +36,25 @@ final class BenchPost: Component, POSTRequestType, CustomSessionRequestType, Non
     }
 }
 
+/// S1readme and H1 with `BRICK_BENCH_SHAPE=readme`: the README's own shape, the session it takes being the
+/// benchmark's (bound as `Session.current` around the run), the default origin protection and soft retry.
+final class ReadmeGet: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, DataResponseType {
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init()
+    }
+}
+
+/// S4 with `BRICK_BENCH_SHAPE=readme`: the README's shape for a POST.
+final class ReadmePost: Component, POSTRequestType, APISessionRequestType, SoftAutoRetryType, DataResponseType {
+    let URLString: String
+    init(url: String) {
+        URLString = url
+        super.init(parameterBuilder: BenchPost.payload)
+    }
+}
+
 /// S5: one element of the ~10 MB JSON array the benchmark decodes.
 struct Account: Codable, Sendable {
     struct Address: Codable, Sendable {

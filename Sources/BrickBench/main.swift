@@ -18,6 +18,9 @@ import Glibc
 // every request); BENCH_CA_FILE names the CA bundle to trust (see Requests.swift).
 //
 // S1transport, S1handoff and S1inline are S1 with parts of the path left out (see Layers.swift).
+//
+// With BRICK_BENCH_SHAPE=readme in the environment, S1, S4 and H1 run the README's request shape (GETRequestType,
+// APISessionRequestType, SoftAutoRetryType, DataResponseType) instead, and the RESULT line says shape=readme.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0,
@@ -33,6 +36,7 @@ let layer = ["S1transport": "brick-transport", "S1handoff": "brick-handoff", "S1
 let scenario = arguments[1].hasPrefix("S5") ? (untyped ? "S5json" : "S5") : (layer == nil ? arguments[1] : "S1")
 let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
+let readme = ProcessInfo.processInfo.environment["BRICK_BENCH_SHAPE"] == "readme" && ["S1", "S4", "H1"].contains(arguments[1])
 
 /// Bytes received and failed requests of one phase.
 struct Tally: Sendable {
@@ -52,7 +56,15 @@ struct Tally: Sendable {
 @Sendable func sequential(_ n: Int, post: Bool, url: String) async -> Tally {
     var tally = Tally()
     for _ in 0..<n {
-        tally = tally + collect(post ? await BenchPost(url: url).dataResponse() : await BenchGet(url: url).dataResponse())
+        if readme {
+            // The README's shape takes the API session: the benchmark's, bound around each call.
+            let outcome = await Session.$current.withValue(benchSession) {
+                post ? await ReadmePost(url: url).dataResponse() : await ReadmeGet(url: url).dataResponse()
+            }
+            tally = tally + collect(outcome)
+        } else {
+            tally = tally + collect(post ? await BenchPost(url: url).dataResponse() : await BenchGet(url: url).dataResponse())
+        }
     }
     return tally
 }
@@ -157,7 +169,7 @@ let layerTransport = arguments[1] == "S1transport" ? CurlTransport() : nil
     let wall = ContinuousClock.now - start
     let (cpuEnd, maxRSS) = cpuSeconds()
     printResult(client: direct ? "jsondecoder" : layer ?? "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
-                cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors)
+                cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors, extra: readme ? " shape=readme" : "")
     exit(tally.errors == 0 ? 0 : 1)
 }
 

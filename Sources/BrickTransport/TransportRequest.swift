@@ -99,17 +99,5 @@ public struct TransportRequest: Sendable {
     public var host: String? { Self.host(of: url) }
 
     /// The host of `url`, lowercased, without brackets, port or user info; `nil` when it has none.
-    public static func host(of url: String) -> String? {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
-        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let host: Substring
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-        } else {
-            host = authority.prefix { $0 != ":" }
-        }
-        return host.isEmpty ? nil : host.lowercased()
-    }
+    public static func host(of url: String) -> String? { URLAuthority(url)?.lowercasedHost }
 }

@@ -103,12 +103,12 @@ final class HostileDatabase {
         #expect(Set(try hostile.calls()) == ["numeric * integer", "bigint * interval", "clock_timestamp()"])
     }
 
-    /// Two deliverers with two-second leases renewed while a slow server holds each request: every request is delivered
+    /// Two deliverers with four-second leases renewed while a slow server holds each request: every request is delivered
     /// once, its fields and its file body intact, and not one planted object ran.
     @Test func aFleetDeliveryWithLeaseRenewalsNeverCallsThePlantedObjects() async throws {
         let hostile = try HostileDatabase()
         let server = try CountingServer { request in
-            usleep(2_500_000)  // longer than the lease: the claim lives on renewals alone
+            usleep(4_500_000)  // longer than the lease: the claim lives on renewals alone
             return .text(request.header("X-Probe") ?? "no field")
         }
         defer { server.stop() }
@@ -116,7 +116,7 @@ final class HostileDatabase {
         try Paths.write("from a file", to: file)
         let schema = "queue_\(UInt32.random(in: 0...UInt32.max))"
         let fleet = try (0..<2).map { _ in
-            try DeliveryQueue(postgres: hostile.database(), schema: schema, lease: .seconds(2), session: Fleet.session())
+            try DeliveryQueue(postgres: hostile.database(), schema: schema, lease: .seconds(4), session: Fleet.session())
         }
         let url = server.server.baseURL + "/"
         try fleet[0].enqueue(TransportRequest(method: .post, url: url, headers: ["X-Probe": "kept"], body: .data(Data("0".utf8))))

@@ -17,7 +17,7 @@ public protocol AttemptStage: Sendable {
     /// Sends `request` for `call`'s running attempt: `next(request)` sends it through the stages below this
     /// one and the transport, and returns the response or the failure. A stage that answers by itself
     /// returns without calling it.
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome
 }
 
 /// The rest of an attempt's chain, below the stage that holds it.
@@ -35,18 +35,20 @@ public struct AttemptNext: Sendable {
     }
 
     /// Sends `request` through the rest of the chain.
-    public func callAsFunction(_ request: TransportRequest) async -> ResponseOutcome {
+    public nonisolated(nonsending) func callAsFunction(_ request: TransportRequest) async -> ResponseOutcome {
         if let inner, inner.position < inner.stages.count {
             let next = AttemptNext(call: call, index: index, inner: (inner.stages, inner.position + 1))
             return await inner.stages[inner.position].send(request, call, next: next)
         }
-        return await call.chain.send(request, call, from: index)
+        let stages = call.chain.attemptStages
+        if index < stages.count { return await stages[index].send(request, call, next: AttemptNext(call: call, index: index + 1)) }
+        return await call.session.exchange(request, call)
     }
 }
 
 /// The attempt stages a call brings of its own (a delivery queue's), run below the session's.
 struct CallsOwnStages: AttemptStage {
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         await AttemptNext(call: call, index: next.index, inner: (call.plan.stages, 0))(request)
     }
 }

@@ -37,7 +37,7 @@ public final class Call: @unchecked Sendable {
     /// The session's row of mutexes: ``state`` is guarded by the one this object's address picks (``lock``).
     private let locks: LockStripes
     /// What happens to the call; read and written under ``lock`` only.
-    private nonisolated(unsafe) var state = CallState()
+    @exclusivity(unchecked) private nonisolated(unsafe) var state = CallState()
 
     init(
         request: TransportRequest, rules: AutoRetryConfiguration, idempotency: Idempotency, cacheMode: CacheMode,
@@ -124,8 +124,6 @@ struct CallState {
     /// The origin the last hop of the last attempt was counted for, the budget the call's retries draw on
     /// there, and whether that hop's failure was charged to it.
     var lastCharge: (origin: String, budget: RetryBudget, charged: Bool)?
-    /// The request the last attempt sent first.
-    var lastSent: TransportRequest?
 }
 
 extension Call {
@@ -134,7 +132,7 @@ extension Call {
         lock.withLock {
             state.attempt = number
             state.phase = .attempting(number)
-            state.sent = nil
+            if number > 1 { state.sent = nil }
             state.repeatAsked = nil
         }
     }
@@ -149,15 +147,22 @@ extension Call {
     func takeAttemptEnd() -> (sent: TransportRequest, repeatAsked: (reason: String, delay: Duration)?) {
         lock.withLock {
             defer { state.repeatAsked = nil }
-            let sent = state.sent ?? request
-            state.lastSent = sent
-            return (sent, state.repeatAsked)
+            return (state.sent ?? request, state.repeatAsked)
         }
     }
 
     func record(_ record: AttemptRecord) { lock.withLock { state.records.append(record) } }
 
     func enter(_ phase: Phase) { lock.withLock { state.phase = phase } }
+
+    /// Ends the call (``Phase/finished``), with what its response keeps of it: the request its last attempt
+    /// sent first (``lastSent``), its records (``recordedAttempts``) and what the cache did.
+    func finish() -> (lastSent: TransportRequest, recorded: [AttemptRecord]?, cacheStatus: CacheStatus) {
+        lock.withLock {
+            state.phase = .finished
+            return (state.sent ?? request, state.attempt == 0 ? [] : state.records.isEmpty ? nil : state.records, state.cacheStatus)
+        }
+    }
 
     func noteCache(_ status: CacheStatus) { lock.withLock { state.cacheStatus = status } }
 
@@ -181,8 +186,9 @@ extension Call {
         set { lock.withLock { state.lastCharge = newValue } }
     }
 
-    /// The request the last attempt sent first, or the request as built before any attempt.
-    var lastSent: TransportRequest { lock.withLock { state.lastSent ?? request } }
+    /// The request the last attempt sent first, or the request as built before any attempt (or when the
+    /// last sent none).
+    var lastSent: TransportRequest { lock.withLock { state.sent ?? request } }
 
     /// The records as a response keeps them: none for a call that made no attempt (the cache answered it),
     /// `nil` for a call whose one attempt kept none (its record is made when asked).

@@ -15,7 +15,7 @@ public protocol CallStage: Sendable {
     /// Runs `call`: `next()` runs the stages inside this one and then the call's attempts, and returns how
     /// the call ended (its last response, or why it failed). Return without calling it to answer the call
     /// yourself; call it once.
-    func run(_ call: Call, next: CallNext) async -> ResponseOutcome
+    nonisolated(nonsending) func run(_ call: Call, next: CallNext) async -> ResponseOutcome
 }
 
 /// The rest of a call's chain, below the stage that holds it.
@@ -24,5 +24,5 @@ public struct CallNext: Sendable {
     let index: Int
 
     /// Runs the rest of the chain.
-    public func callAsFunction() async -> ResponseOutcome { await call.chain.runCall(call, from: index) }
+    public nonisolated(nonsending) func callAsFunction() async -> ResponseOutcome { await call.chain.runCall(call, from: index) }
 }

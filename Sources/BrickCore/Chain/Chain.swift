@@ -8,39 +8,44 @@
 final class Chain: Sendable {
     let callStages: [any CallStage]
     let attemptStages: [any AttemptStage]
+    /// Whether the attempt concludes itself (``Conclusion/conclude(_:_:_:)``) at the top of its chain, where
+    /// the ``Conclusion`` stage would stand: a chain with nothing above the conclusion and no error handlers
+    /// leaves the stage out and spares its step.
+    let concludesInAttempt: Bool
     /// Where each stage stands in the declared order, for tests and `Session.stageNames(for:)`.
     let order: [StageOrder]
 
-    init(call: [(StageOrder, any CallStage)], attempt: [(StageOrder, any AttemptStage)]) {
+    init(call: [(StageOrder, any CallStage)], attempt: [(StageOrder, any AttemptStage)], concludesInAttempt: Bool) {
         callStages = call.map(\.1)
         attemptStages = attempt.map(\.1)
-        order = call.map(\.0) + attempt.map(\.0) + [.transport]
+        self.concludesInAttempt = concludesInAttempt
+        order = call.map(\.0) + (concludesInAttempt ? [.conclusion] : []) + attempt.map(\.0) + [.transport]
     }
 
     /// Runs `call` from call-level stage `index` on; below the last, one attempt (the attempt loop, when in
     /// the chain, runs its own).
     @inline(never)
-    func runCall(_ call: Call, from index: Int) async -> ResponseOutcome {
+    nonisolated(nonsending) func runCall(_ call: Call, from index: Int) async -> ResponseOutcome {
         if index < callStages.count { return await callStages[index].run(call, next: CallNext(call: call, index: index + 1)) }
-        return await attempt(call, number: 1).outcome
+        return await onlyAttempt(call)
+    }
+
+    /// The one attempt of a call without the attempt loop: nothing repeats it, so nothing of its end is taken.
+    @inline(never)
+    nonisolated(nonsending) func onlyAttempt(_ call: Call) async -> ResponseOutcome {
+        call.beginAttempt(1)
+        let top = AttemptNext(call: call, index: 0)
+        return concludesInAttempt ? await Conclusion.conclude(call.request, call, top) : await top(call.request)
     }
 
     /// Runs attempt number `number` of `call` through the attempt-level stages.
     @inline(never)
-    func attempt(_ call: Call, number: Int) async -> AttemptResult {
+    nonisolated(nonsending) func attempt(_ call: Call, number: Int) async -> AttemptResult {
         call.beginAttempt(number)
-        let outcome = await send(call.request, call, from: 0)
+        let top = AttemptNext(call: call, index: 0)
+        let outcome = concludesInAttempt ? await Conclusion.conclude(call.request, call, top) : await top(call.request)
         let (sent, repeatAsked) = call.takeAttemptEnd()
         return AttemptResult(sent: sent, outcome: outcome, repeatAsked: repeatAsked)
-    }
-
-    /// Sends `request` through the attempt-level stages from `index` on, then the transport.
-    @inline(never)
-    func send(_ request: TransportRequest, _ call: Call, from index: Int) async -> ResponseOutcome {
-        if index < attemptStages.count {
-            return await attemptStages[index].send(request, call, next: AttemptNext(call: call, index: index + 1))
-        }
-        return await call.session.exchange(request, call)
     }
 }
 

@@ -15,4 +15,7 @@ extension Result where Success == TransportResponse, Failure == BrickError {
 
     /// The response's head, when there is one.
     var head: ResponseHead? { response?.head }
+
+    /// The status of the response that arrived (not of one a failure keeps): read in place, nothing copied.
+    var arrivedStatus: Int? { if case .success(let response) = self { response.head.status } else { nil } }
 }

@@ -13,7 +13,9 @@ extension Session {
         if kind.contains(.loop) { call.append((.attemptLoop, AttemptLoop())) }
 
         if !observers.isEmpty { attempt.append((.attemptObservers, ObservingAttempts(observers: observers))) }
-        attempt.append((.conclusion, Conclusion(errorHandlers: configuration.errorHandlers)))
+        // The conclusion is a step of its own only where something stands above it or error handlers follow it.
+        let concludesInAttempt = observers.isEmpty && configuration.errorHandlers.isEmpty
+        if !concludesInAttempt { attempt.append((.conclusion, Conclusion(errorHandlers: configuration.errorHandlers))) }
         if !configuration.interceptors.isEmpty || kind.contains(.interceptors) {
             attempt.append((.interceptors, Intercepting(sessionInterceptors: configuration.interceptors.inRunningOrder())))
         }
@@ -24,7 +26,7 @@ extension Session {
         attempt.append((.redirects, FollowingRedirects()))
         if let jar = configuration.cookies { attempt.append((.cookies, KeepingCookies(jar: jar))) }
         if let origins { attempt.append((.originProtection, ProtectingOrigins(origins: origins, bulkheads: bulkheads))) }
-        return Chain(call: call, attempt: attempt)
+        return Chain(call: call, attempt: attempt, concludesInAttempt: concludesInAttempt)
     }
 
     /// The stages a call of `kind` runs through on this session, outermost first, the transport last: the

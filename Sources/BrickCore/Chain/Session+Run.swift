@@ -13,35 +13,42 @@ extension Session {
     @_specialize(where Value == String)
     nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         guard configuration.errorHandlers.isEmpty else { return await runSerializingInAttempts(plan, serializer: serializer) }
-        let call: Call
-        switch plan.call(on: self, delivery: .collected(serializer: nil)) {
-        case .success(let made): call = made
-        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
-        }
+        guard let call = try? plan.call(on: self, delivery: .collected(serializer: nil)) else { return Self.unmade(plan) }
         let outcome = await call.chain.runCall(call, from: 0)
         return Self.response(outcome, of: call, serializer)
+    }
+
+    /// The response of a call whose request could not be built: its failure, and nothing sent. Out of line,
+    /// so that the async step above holds no value of `Value`'s.
+    @inline(never)
+    private static func unmade<Value>(_ plan: borrowing CallPlan) -> DataResponse<Value> {
+        let error: BrickError = switch plan.request {
+        case .failure(let error): error
+        case .success: .transport(.cancelled)  // not reached: a call is made whenever the request was built
+        }
+        return DataResponse(request: nil, response: nil, result: .failure(error))
     }
 
     /// A call's response with its body serialized: the call's own failure, or what `serializer` made of it.
     @inline(never)
     private static func response<Value>(_ outcome: consuming ResponseOutcome, of call: Call, _ serializer: ResponseSerializer<Value>) -> DataResponse<Value> {
-        call.enter(.finished)
-        let result: Result<Value, BrickError> = switch outcome {
-        case .failure(let error): .failure(error)
-        case .success(let response): Result { () throws(BrickError) in try serializer.serialize(response) }
+        let (request, recorded, cacheStatus) = call.finish()
+        switch consume outcome {
+        case .failure(let error):
+            return DataResponse(request: request, response: error.response, result: .failure(error), recorded: recorded, cacheStatus: cacheStatus)
+        case .success(let response):
+            let result = Result { () throws(BrickError) in try serializer.serialize(response) }
+            return DataResponse(request: request, response: response, result: result, recorded: recorded, cacheStatus: cacheStatus)
         }
-        return DataResponse(
-            request: call.lastSent, response: outcome.response, result: result, recorded: call.recordedAttempts, cacheStatus: call.cacheStatus)
     }
 
     /// ``run(_:serializer:)`` on a session with error handlers: the value made inside each attempt.
     @inline(never)
-    private func runSerializingInAttempts<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+    private nonisolated(nonsending) func runSerializingInAttempts<Value>(_ plan: CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         let slot = SerializedValue(serializer)
         let call: Call
-        switch plan.call(on: self, delivery: .collected(serializer: slot)) {
-        case .success(let made): call = made
-        case .failure(let error): return DataResponse(request: nil, response: nil, result: .failure(error))
+        do { call = try plan.call(on: self, delivery: .collected(serializer: slot)) } catch {
+            return DataResponse(request: nil, response: nil, result: .failure(error))
         }
         let outcome = await call.chain.runCall(call, from: 0)
         call.enter(.finished)
@@ -58,7 +65,7 @@ extension Session {
     /// attempt that failed; after the head, a failure ends the stream.
     package func stream(_ plan: CallPlan) -> ResponseStream {
         ResponseStream { () async throws(BrickError) in
-            let call = try plan.call(on: self, delivery: .streamed).get()
+            let call = try plan.call(on: self, delivery: .streamed)
             let outcome = await call.chain.runCall(call, from: 0)
             call.enter(.finished)
             return try Self.events(of: outcome.get())
@@ -74,8 +81,8 @@ extension Session {
 
     /// `plan`'s request as its first attempt would send it: built, then adapted by the session's and the
     /// request's interceptors (for ``RequestType/adaptedRequest()`` and inspection). Nothing is sent.
-    func firstAttemptRequest(_ plan: CallPlan) async throws(BrickError) -> TransportRequest {
-        let call = try plan.call(on: self, delivery: .collected(serializer: nil)).get()
+    nonisolated(nonsending) func firstAttemptRequest(_ plan: CallPlan) async throws(BrickError) -> TransportRequest {
+        let call = try plan.call(on: self, delivery: .collected(serializer: nil))
         call.beginAttempt(1)
         let interceptors = Intercepting.interceptors(of: call, session: configuration.interceptors.inRunningOrder())
         var adapted = try await Intercepting.adapt(call.request, interceptors, call.context(for: call.request), call.idempotency)

@@ -23,8 +23,34 @@
 ///     counted after (the origin that answered is the one charged);
 /// 14. ``transport``: the transfer, registered with the session.
 public enum StageOrder: Int, CaseIterable, Sendable, Comparable, CustomStringConvertible {
-    case observers, cache, callStages, attemptLoop
-    case attemptObservers, conclusion, interceptors, attemptStages, cacheValidators, hedging, redirects, cookies, originProtection, transport
+    /// The session's `CallObserver`s, around the whole call.
+    case observers
+    /// The response cache's lookup and invalidation.
+    case cache
+    /// The session's own `CallStage`s.
+    case callStages
+    /// The attempts, repeated as the retry rules ask.
+    case attemptLoop
+    /// The observers, around each attempt.
+    case attemptObservers
+    /// Validation, the answer's fate and the error handlers.
+    case conclusion
+    /// The session's and the request's `Interceptor`s.
+    case interceptors
+    /// The session's and the call's own `AttemptStage`s.
+    case attemptStages
+    /// A stored response's conditional fields, and the answer stored.
+    case cacheValidators
+    /// Another request beside a slow one.
+    case hedging
+    /// The redirects followed, one hop each.
+    case redirects
+    /// The jar's cookies for a hop, and the hop's `Set-Cookie` kept.
+    case cookies
+    /// The hop's origin's hold, breaker, bulkhead and budget.
+    case originProtection
+    /// The transfer, registered with the session.
+    case transport
 
     /// Whether the stage runs around the whole call (else around each attempt or hop).
     public var isCallLevel: Bool { self <= .attemptLoop }

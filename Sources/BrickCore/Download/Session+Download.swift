@@ -13,7 +13,7 @@ extension Session {
         do { file = try PartialFile(destination: destination, url: base.url) } catch { throw .file(error) }
         let resumedFrom = file.offset
         let sink = DownloadSink(file: file, fileMode: fileMode, progress: progress)
-        let call = try plan.call(on: self, delivery: .download(sink)).get()
+        let call = try plan.call(on: self, delivery: .download(sink))
         let outcome = await call.chain.runCall(call, from: 0)
         call.enter(.finished)
         if case .failure(let error) = outcome {

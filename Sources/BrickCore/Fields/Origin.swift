@@ -12,25 +12,17 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
 
     /// The origin of `url`; `nil` when it has no `://`, no host, or a port that is not a port.
     init?(_ url: String) {
-        guard let separator = url.firstRange(of: "://"), let host = TransportRequest.host(of: url) else { return nil }
-        scheme = url[..<separator.lowerBound].lowercased()
-        self.host = host
-        var authority = url[separator.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        let afterHost = authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] } ?? authority
-        guard let colon = afterHost.firstIndex(of: ":") else {
-            port = Self.defaultPort(of: scheme)
-            return
-        }
-        let digits = afterHost[afterHost.index(after: colon)...]
-        if digits.isEmpty {
+        guard let parts = URLAuthority(url) else { return nil }
+        scheme = parts.scheme.lowercased()
+        host = parts.lowercasedHost
+        guard let digits = parts.port, !digits.isEmpty else {
             port = Self.defaultPort(of: scheme)
             return
         }
         // Digits alone (no sign, no second colon), at most five of them, no more than 65535.
-        guard digits.count <= 5, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits), number <= 65535 else {
-            return nil
-        }
+        guard digits.utf8.count <= 5, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Int(digits),
+            number <= 65535
+        else { return nil }
         port = number
     }
 

@@ -51,11 +51,9 @@ package struct CallPlan: Sendable {
 
     /// The call of this plan on `session`, taking its answer as `delivery`; the plan's failure when its
     /// request could not be built (nothing is sent).
-    func call(on session: Session, delivery: Delivery) -> Result<Call, BrickError> {
-        request.map { request in
-            Call(
-                request: request, rules: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
-                originPolicy: originPolicy, hedging: hedging, plan: parts, delivery: delivery, session: session)
-        }
+    func call(on session: Session, delivery: Delivery) throws(BrickError) -> Call {
+        Call(
+            request: try request.get(), rules: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
+            validation: validation, originPolicy: originPolicy, hedging: hedging, plan: parts, delivery: delivery, session: session)
     }
 }

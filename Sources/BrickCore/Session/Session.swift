@@ -85,7 +85,7 @@ public final class Session: Sendable {
     @TaskLocal public static var current: Session?
 
     /// The library's version, sent in the default `User-Agent`.
-    public static let version = "0.9.1"
+    public static let version = "0.10.0"
 
     /// What this session was made with.
     public let configuration: Configuration

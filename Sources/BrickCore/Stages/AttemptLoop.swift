@@ -14,7 +14,8 @@
 /// value of everything inlined into it, and this frame stays allocated for as long as the request is on its
 /// way.
 struct AttemptLoop: CallStage {
-    func run(_ call: Call, next _: CallNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func run(_ call: Call, next _: CallNext) async -> ResponseOutcome {
         let session = call.session
         var state = LoopState(retry: call.rules.isActive ? RetryState(base: call.request, timeline: session.timeline, start: call.startedAt) : nil)
         while true {
@@ -204,7 +205,7 @@ extension Session {
     func end(_ state: LoopState, _ error: BrickError, _ call: Call) -> ResponseOutcome { .failure(error) }
 
     /// Waits `delay` on the session's clock; `false` when the task was cancelled meanwhile.
-    func pause(for delay: Duration) async -> Bool {
+    nonisolated(nonsending) func pause(for delay: Duration) async -> Bool {
         guard delay > .zero else { return true }
         do { try await configuration.clock.sleep(for: delay) } catch { return false }
         return true

@@ -7,7 +7,8 @@ import FoundationEssentials
 struct CachingResponses: CallStage {
     let cache: any ResponseCache
 
-    func run(_ call: Call, next: CallNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func run(_ call: Call, next: CallNext) async -> ResponseOutcome {
         let base = call.request
         if call.cacheStep != nil { return await next() }  // a revalidation, its step made by the call it revalidates for
         guard let step = CacheStep(request: base, mode: call.cacheMode, cache: cache) else {
@@ -47,7 +48,7 @@ struct CachingResponses: CallStage {
         return Conclusion.concluded(.success(response), call.validation, serializer)
     }
 
-    private func invalidate(by head: ResponseHead, of request: TransportRequest) async {
+    private nonisolated(nonsending) func invalidate(by head: ResponseHead, of request: TransportRequest) async {
         for url in CachePolicy.invalidated(by: head, of: request) {
             await cache.removeResponse(for: CacheStep.key(for: url, options: TransportOptions()))
             await cache.removeResponse(for: CacheStep.key(for: url, options: request.options))
@@ -85,7 +86,8 @@ struct CachingResponses: CallStage {
 /// once a `304` matched no stored response, which asks the attempt loop for the attempt again), and the
 /// answer absorbed (a `304` swapped for the refreshed stored response, a storable answer stored).
 struct ValidatingCachedResponses: AttemptStage {
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         guard let step = call.cacheStep else { return await next(request) }
         var request = request
         step.prepare(&request)

@@ -5,34 +5,44 @@
 struct Conclusion: AttemptStage {
     let errorHandlers: [any ErrorHandler]
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
-        var outcome: ResponseOutcome
-        switch call.delivery {
-        case .collected(let serializer):
-            outcome = Self.concluded(await next(request), call.validation, serializer)
-        case .streamed:
-            return await next(request)
-        case .download(let sink):
-            outcome = await sink.receive(await next(sink.prepared(request)), call)
-        }
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        let outcome = await Self.conclude(request, call, next)
         guard case .failure(let error) = outcome, !error.isCancelled, !errorHandlers.isEmpty else { return outcome }
         return await handled(error, outcome, request, call)
     }
 
+    /// `request` sent through `next`, and its answer concluded as `call`'s delivery asks: also what an attempt
+    /// does itself when its chain leaves this stage out (``Chain/concludesInAttempt``).
+    @inline(__always)
+    static func conclude(_ request: TransportRequest, _ call: Call, _ next: AttemptNext) async -> ResponseOutcome {
+        switch call.delivery {
+        case .collected(let serializer): concluded(await next(request), call.validation, serializer)
+        case .streamed: await next(request)
+        case .download(let sink): await sink.receive(await next(sink.prepared(request)), call)
+        }
+    }
+
     /// A collected answer validated and, when `serializer` is given, serialized.
     @inline(never)
-    static func concluded(_ outcome: ResponseOutcome, _ validation: ResponseValidation, _ serializer: (any AttemptSerializer)?) -> ResponseOutcome {
-        guard case .success(let response) = outcome else { return outcome }
-        do { try validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
-        guard let serializer else { return outcome }
-        do throws(BrickError) { try serializer.serialize(response) } catch { return .failure(error) }
-        return outcome
+    static func concluded(
+        _ outcome: consuming ResponseOutcome, _ validation: ResponseValidation, _ serializer: (any AttemptSerializer)?
+    ) -> ResponseOutcome {
+        switch consume outcome {
+        case .failure(let error): return .failure(error)
+        case .success(let response):
+            do { try validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+            if let serializer {
+                do throws(BrickError) { try serializer.serialize(response) } catch { return .failure(error) }
+            }
+            return .success(response)
+        }
     }
 
     /// What the error handlers make of `error`: a replacement, a recovery (serialized as if it had arrived),
     /// or a retry the attempt loop carries out.
     @inline(never)
-    private func handled(_ error: BrickError, _ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) async -> ResponseOutcome {
+    private nonisolated(nonsending) func handled(_ error: BrickError, _ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) async -> ResponseOutcome {
         let context = call.context(for: request)
         switch await CompositeErrorHandler(errorHandlers).handle(error, context: context) {
         case .unhandled: return outcome

@@ -3,19 +3,22 @@
 /// hop's streamed body is ended when it redirects. The answer that ends it carries every hop
 /// (``TransportResponse/redirects``) and the metrics say how many there were.
 struct FollowingRedirects: AttemptStage {
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         let first = await next(request)
-        guard request.options.followRedirects, case .success(let response) = first, RedirectRule.isRedirect(response.status) else {
-            return first
-        }
-        return await follow(response, of: request, next)
+        guard request.options.followRedirects, let status = first.arrivedStatus, RedirectRule.isRedirect(status) else { return first }
+        return await follow(first, of: request, next)
     }
 
     /// The hops after `response`, a redirect: out of line, so that the frame of a call that is not redirected
     /// holds none of their values.
     @inline(never)
-    private func follow(_ response: TransportResponse, of request: TransportRequest, _ next: AttemptNext) async -> ResponseOutcome {
-        var response = response
+    private nonisolated(nonsending) func follow(_ first: consuming ResponseOutcome, of request: TransportRequest, _ next: AttemptNext) async -> ResponseOutcome {
+        var response: TransportResponse
+        switch consume first {
+        case .failure(let error): return .failure(error)
+        case .success(let arrived): response = arrived
+        }
         var current = request
         var hops: [RedirectHop] = []
         while true {

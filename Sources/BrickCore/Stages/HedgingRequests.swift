@@ -14,7 +14,8 @@ struct HedgingRequests: AttemptStage {
         case timerCancelled
     }
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         guard let hedging = call.hedging, call.idempotency.allowsRepeat(of: request), request.body?.isReplayable ?? true else {
             return await next(request)
         }
@@ -22,7 +23,7 @@ struct HedgingRequests: AttemptStage {
     }
 
     @inline(never)
-    private func hedged(_ request: TransportRequest, _ call: Call, _ hedging: Hedging, _ next: AttemptNext) async -> ResponseOutcome {
+    private nonisolated(nonsending) func hedged(_ request: TransportRequest, _ call: Call, _ hedging: Hedging, _ next: AttemptNext) async -> ResponseOutcome {
         let clock = call.session.configuration.clock, delay = hedging.delay
         return await withTaskGroup(of: HedgeEvent.self) { group in
             group.addTask { .answered(await next(request)) }

@@ -6,7 +6,8 @@ struct Intercepting: AttemptStage {
     /// The session's interceptors, in running order.
     let sessionInterceptors: [any Interceptor]
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         let interceptors = Self.interceptors(of: call, session: sessionInterceptors)
         var context = call.context(for: request)
         let adapted: TransportRequest

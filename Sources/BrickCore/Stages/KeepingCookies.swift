@@ -4,7 +4,8 @@
 struct KeepingCookies: AttemptStage {
     let jar: CookieJar
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         var request = request
         jar.attach(to: &request)
         let outcome = await next(request)

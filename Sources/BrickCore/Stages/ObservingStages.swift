@@ -3,7 +3,8 @@
 struct ObservingCalls: CallStage {
     let observers: [any CallObserver]
 
-    func run(_ call: Call, next: CallNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func run(_ call: Call, next: CallNext) async -> ResponseOutcome {
         let observed = ObservedCall(requestName: call.requestName, method: call.request.method, url: call.request.url)
         var ended: ResponseOutcome?
         _ = await observe(observed, from: 0) {
@@ -27,7 +28,8 @@ struct ObservingCalls: CallStage {
 struct ObservingAttempts: AttemptStage {
     let observers: [any CallObserver]
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         let observed = ObservedAttempt(
             call: ObservedCall(requestName: call.requestName, method: call.request.method, url: call.request.url), number: call.attemptNumber)
         var ended: ResponseOutcome?

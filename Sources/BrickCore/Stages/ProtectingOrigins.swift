@@ -13,14 +13,15 @@ struct ProtectingOrigins: AttemptStage {
     let origins: OriginTable
     let bulkheads: Bulkheads?
 
-    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+    @inline(__always)
+    nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         let settings = origins.settings
         let breaking = call.originPolicy.usesCircuitBreaker ?? settings.breaksEveryCall
         let budget = call.rules.isActive && call.originPolicy.usesRetryBudget ? settings.retryBudget : nil
         guard breaking || budget != nil || bulkheads != nil || origins.holdsAny else {
             // Nothing is held and the call draws on nothing: only a hold its answer asks for is noted.
             let outcome = await next(request)
-            if let head = outcome.head, head.status == 429 || head.status == 503 { hold(after: head, request, call) }
+            if let status = outcome.arrivedStatus, status == 429 || status == 503, let head = outcome.head { hold(after: head, request, call) }
             return outcome
         }
         return await protected(request, call, next, breaking: breaking, budget: budget)
@@ -42,7 +43,7 @@ struct ProtectingOrigins: AttemptStage {
 
     /// Whether the hop may go now: waits out a hold (unless the rules fail fast or their deadline ends
     /// first), fails at an open breaker, takes a place in the origin's line. The error to fail with, or `nil`.
-    private func admit(_ ticket: inout OriginTicket, _ request: TransportRequest, _ call: Call) async -> BrickError? {
+    private nonisolated(nonsending) func admit(_ ticket: inout OriginTicket, _ request: TransportRequest, _ call: Call) async -> BrickError? {
         guard ticket.breaking || bulkheads != nil || origins.holdsAny else { return nil }
         let client = origins.holdsAny ? Self.clientKey(ticket.origin, request) : nil
         while true {
@@ -68,7 +69,7 @@ struct ProtectingOrigins: AttemptStage {
 
     /// Waits until `until` on the session's clock, when the call may: `false` when its rules fail fast, its
     /// deadline ends first, or its task is cancelled.
-    private func waitOut(_ until: Duration, _ origin: String, _ call: Call) async -> Bool {
+    private nonisolated(nonsending) func waitOut(_ until: Duration, _ origin: String, _ call: Call) async -> Bool {
         let wait = until - origins.now
         let remaining = call.rules.deadline.map { $0 - call.elapsed }
         if call.rules.failWhenNotReachable || remaining.map({ wait > $0 }) == true { return false }
@@ -79,7 +80,7 @@ struct ProtectingOrigins: AttemptStage {
 
     /// Takes one of the origin's places, when the session limits them (``Bulkheads``), waiting for what the
     /// call's deadline leaves. A probe that gets no place gives its probe back.
-    private func takePlace(_ ticket: inout OriginTicket, _ call: Call) async -> BrickError? {
+    private nonisolated(nonsending) func takePlace(_ ticket: inout OriginTicket, _ call: Call) async -> BrickError? {
         guard let bulkheads else { return nil }
         let patience = call.rules.deadline.map { $0 - call.elapsed }
         let entry = await bulkheads.enter(ticket.origin, patience: patience)
@@ -108,7 +109,7 @@ struct ProtectingOrigins: AttemptStage {
     }
 
     /// Counts the hop's outcome for its origin, and notes for the retry rules what was charged where.
-    private func count(_ outcome: ResponseOutcome, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call) async {
+    private nonisolated(nonsending) func count(_ outcome: ResponseOutcome, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call) async {
         let head = outcome.head
         var kind: TransportError.Kind?
         if case .failure(let error) = outcome { kind = error.rootCause.transportError?.kind }
