@@ -30,7 +30,7 @@ fileprivate enum SamplesOfDurableQueue {
 
     // Swift block 2
     fileprivate static func sample2() async throws {
-        // Package.swift: .package(url: "https://github.com/<owner>/BrickRequest", from: "0.9.0", traits: ["Postgres"])
+        // Package.swift: .package(url: "https://github.com/<owner>/BrickRequest", from: "0.10.0", traits: ["Postgres"])
         let database = try PostgresDatabase("postgresql://deliverer@db.internal/app?sslmode=verify-full")  // password: PGPASSWORD or ~/.pgpass
         let webhooks = try DeliveryQueue(postgres: database, schema: "outbox", name: "webhooks", session: .shared)
         webhooks.start()
