@@ -4,6 +4,13 @@ import BrickRequest
 import Foundation
 import Logging
 
+fileprivate struct Stamp: AttemptStage {
+    func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        var request = request
+        request.headers["X-Attempt"] = "\(call.attemptNumber)"
+        return await next(request)
+    }
+}
 /// Logs in for the first token and again when it expires.
 fileprivate struct LoginTokens: TokenProvider {
     let login: @Sendable () async throws -> String
@@ -33,8 +40,8 @@ fileprivate enum SamplesOfRequestBuilding {
         }
     }
 
-    // Swift block 4
-    fileprivate static func sample4() async throws {
+    // Swift block 5
+    fileprivate static func sample5() async throws {
         let settings = Settings()
         let auth = Auth()
         var configuration = Session.Configuration(baseURL: settings.apiBaseURL)
@@ -44,21 +51,21 @@ fileprivate enum SamplesOfRequestBuilding {
         let orders = try await api.send(.get, "/orders", as: [Order].self)   // Authorization: Bearer …, refreshed on a 401
     }
 
-    // Swift block 5
-    fileprivate static func sample5() async throws {
+    // Swift block 6
+    fileprivate static func sample6() async throws {
         var configuration = Session.Configuration(baseURL: "https://shop.example.com")
         configuration.cookies = CookieJar()                                   // in memory
         configuration.cookies = try CookieJar(file: "/var/lib/app/cookies.txt")   // or kept in a file
     }
 
-    // Swift block 6
-    fileprivate static func sample6() async throws {
+    // Swift block 7
+    fileprivate static func sample7() async throws {
         var configuration = Session.Configuration(baseURL: "https://api.example.com")
         configuration.interceptors = [RequestLogger(logger: Logger(label: "api"), defaultOptions: .default)]
     }
 
-    // Swift block 7
-    fileprivate static func sample7() async throws {
+    // Swift block 8
+    fileprivate static func sample8() async throws {
         let id = UUID()
         try await RequestLogger.$metadata.withValue(["request_id": "\(id)"]) { try await GetUser(userID: 7).response() }
     }
