@@ -53,9 +53,12 @@ extension DeliveryQueue {
             guard await reachable(candidate) else { return }
             guard let claimed = try await whileReachable({ () throws(QueueError) in try store.claim(candidate) }) else { return }
             guard let claim = claimed else { continue }
+            // One attempt per claim: the retry rules' waits happen here, between claims, with the request
+            // back in line (never "being sent" while nothing is at the server), so a process that dies in
+            // a wait loses nothing.
             let outcome = await whileLeased(claim) {
                 await session.dataResponse(
-                    for: claim.stored.request(options: session.configuration.transportOptions), retry: retry, idempotency: .byMethod,
+                    for: claim.stored.request(options: session.configuration.transportOptions), retry: oneAttempt, idempotency: .byMethod,
                     validation: .successful)
             }
             // The outcome is recorded once the database can be reached, however long that takes.
@@ -133,6 +136,13 @@ extension DeliveryQueue {
 
     private enum Next { case done, later, stop }
 
+    /// The rules of one send: the queue's, without the retries, which the loop makes as claims of their own.
+    private var oneAttempt: AutoRetryConfiguration {
+        var rules = retry
+        rules.maxRetryCount = 0
+        return rules
+    }
+
     /// Records what one send ended with: removed with its outcome, back in line for a later try, or a dead
     /// letter once it has had its attempts.
     private func settle(_ claim: Claim, _ outcome: DataResponse<TransportResponse>) throws(QueueError) -> Next {
@@ -156,6 +166,8 @@ extension DeliveryQueue {
             return .done
         case .gaveUp where error.response != nil:
             return try tryLater(claim, error)  // the rules ran out on a retryable answer (503)
+        case _ where error.response.map({ retry.retryableStatuses.contains($0.head.status) }) == true:
+            return try tryLater(claim, error)  // a retryable answer (503): tried again after the backoff
         case _ where error.response != nil:
             try finish(claim, .failed(error))  // an answer the rules do not repeat (404)
             return .done

@@ -21,7 +21,10 @@ import FoundationEssentials
 ///   or the process ended while it was being sent) it is not sent again: its outcome is
 ///   ``DeliveryOutcome/Result/mayHaveArrived(_:)``. Idempotent requests are delivered at least once.
 /// - **Waits for the network**: before a request is marked as being sent, its host (or proxy) must be
-///   reachable (`Session.reachability`); the session's retry rules (`retry`) then apply to the send.
+///   reachable (`Session.reachability`). Each claim sends once: a failure worth trying again (a `503`, a
+///   refused connection) puts the request back in line, and the next claim waits the backoff of the
+///   retry rules (`retry`'s `breakTime`, doubled up to `maxBreakTime`) first, so that a request is marked
+///   as being sent only while it may be at the server, and a process that dies in a wait loses nothing.
 /// - **Bounded**: at most ``Limits/maxRequests`` requests and ``Limits/maxBytes`` of fields and bodies per
 ///   queue; ``enqueue(_:label:)`` throws ``QueueError/full(_:)`` past them.
 /// - **Failures surface**: if the database fails while delivering (damaged, gone, full), delivery stops,
@@ -38,7 +41,8 @@ public final class DeliveryQueue: Sendable {
     public let name: String
     /// The session every request of the queue is sent through (its options, interceptors and reachability).
     public let session: Session
-    /// The retry rules of each send.
+    /// The retry rules of the sends: their backoff between attempts, their retryable statuses, their wait for
+    /// the network (each claim sends once; the queue makes the retries).
     public let retry: AutoRetryConfiguration
     /// The queue's bounds.
     public let limits: Limits
@@ -59,8 +63,8 @@ public final class DeliveryQueue: Sendable {
 
     /// How much a queue holds, and how long a request may hold it back.
     public struct Limits: Sendable {
-        /// Attempts (each under the retry rules) before a request that keeps failing in a way worth trying
-        /// again (503, refused) becomes a dead letter. Default is 100.
+        /// Attempts (one per claim) before a request that keeps failing in a way worth trying again (503,
+        /// refused) becomes a dead letter. Default is 100.
         public var maxAttempts: Int
         /// Requests the queue holds at most, dead letters included. Default is 10,000.
         public var maxRequests: Int

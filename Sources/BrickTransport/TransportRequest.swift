@@ -62,7 +62,12 @@ public struct TransportRequest: Sendable {
             guard Self.hasOneScalarPerCharacter(url) else {
                 throw TransportError(.invalidURL, message: "URL holds a combining character (percent-encode it): \(Self.forMessages(url))")
             }
-        case .notAbsolute: throw TransportError(.invalidURL, message: "not an absolute URL: \(Self.forMessages(url))")
+        case .notAbsolute:
+            // A relative URL reaches the transport only when nothing resolved it: its session has no base URL.
+            throw TransportError(
+                .invalidURL,
+                message: "not an absolute URL: \(Self.forMessages(url)); a relative URL needs the session's base URL "
+                    + "(Session.Configuration.baseURL, or baseURL on the request), or write the whole URL")
         case .scheme(let scheme):
             throw TransportError(.unsupportedScheme, message: "only http and https are allowed, not \(scheme.lowercased())")
         case .noHost: throw TransportError(.invalidURL, message: "URL has no host: \(Self.forMessages(url))")

@@ -38,31 +38,10 @@ import TestServers
     /// typed password never appears in what the terminal shows.
     @Test func aUserWithoutPasswordIsAskedOnTheTerminalWithoutEcho() async throws {
         let python = try #require(Paths.executable("python3"))
-        let driver = #"""
-            import os, pty, select, sys
-            brick, url = sys.argv[1], sys.argv[2]
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(brick, [brick, "-a", "ada", url])
-            seen, typed = b"", False
-            while True:
-                ready, _, _ = select.select([fd], [], [], 20)
-                if not ready:
-                    sys.exit("no output for 20 s: " + repr(seen))
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-                if not typed and b"password for ada: " in seen:
-                    os.write(fd, b"s3cr3t-pw\n")
-                    typed = True
-            _, status = os.waitpid(pid, 0)
+        let driver = Self.promptDriver(typing: #"b"s3cr3t-pw\n""#, then: #"""
             sys.stdout.write(seen.decode("utf-8", "replace"))
             sys.exit(os.waitstatus_to_exitcode(status))
-            """#
+            """#)
         let outcome = try await PipedChild.run([python, "-c", driver, try Brick.path(), try httpbin().url("/basic-auth/ada/s3cr3t-pw")])
         #expect(outcome.status == 0, "\(outcome.error)\n\(outcome.text)")
         #expect(outcome.text.contains("password for ada: "), "\(outcome.text)")
@@ -74,31 +53,10 @@ import TestServers
     /// key goes to the prompt, not as a signal that would end the process with echo off.
     @Test func ctrlCAtThePasswordPromptLeavesTheTerminalsEchoOn() async throws {
         let python = try #require(Paths.executable("python3"))
-        let driver = #"""
-            import os, pty, select, sys, termios
-            brick, url = sys.argv[1], sys.argv[2]
-            pid, fd = pty.fork()
-            if pid == 0:
-                os.execv(brick, [brick, "-a", "ada", url])
-            seen, typed = b"", False
-            while True:
-                ready, _, _ = select.select([fd], [], [], 20)
-                if not ready:
-                    sys.exit("no output for 20 s: " + repr(seen))
-                try:
-                    chunk = os.read(fd, 4096)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-                if not typed and b"password for ada: " in seen:
-                    os.write(fd, b"half-typ\x03")
-                    typed = True
-            _, status = os.waitpid(pid, 0)
+        let driver = Self.promptDriver(typing: #"b"half-typ\x03""#, then: #"""
             echo = bool(termios.tcgetattr(fd)[3] & termios.ECHO)
             sys.stdout.write(f"status={os.waitstatus_to_exitcode(status)} echo={echo}\n")
-            """#
+            """#)
         let outcome = try await PipedChild.run([python, "-c", driver, try Brick.path(), try httpbin().url("/basic-auth/ada/pw")])
         #expect(outcome.text.contains("status=130 echo=True"), "\(outcome.error)\n\(outcome.text)")
     }
@@ -129,6 +87,36 @@ import TestServers
         let form = try Brick.json(outcome)["form"]
         #expect(form?["age"]?.stringValue == "36" && form?["name"]?.stringValue == "Ada", "\(String(describing: form))")
         #expect(form?["motto"]?.stringValue == "less is more")
+    }
+
+    /// A Python script that runs `brick -a ada URL` on a pseudo-terminal, types `keys` (a Python bytes
+    /// literal) at the password prompt, waits for the command to end, then runs `ending` (with `fd`, `seen`
+    /// and `status` at hand).
+    static func promptDriver(typing keys: String, then ending: String) -> String {
+        #"""
+        import os, pty, select, sys, termios
+        brick, url = sys.argv[1], sys.argv[2]
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.execv(brick, [brick, "-a", "ada", url])
+        seen, typed = b"", False
+        while True:
+            ready, _, _ = select.select([fd], [], [], 20)
+            if not ready:
+                sys.exit("no output for 20 s: " + repr(seen))
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+            if not typed and b"password for ada: " in seen:
+                os.write(fd, \#(keys))
+                typed = True
+        _, status = os.waitpid(pid, 0)
+
+        """# + ending
     }
 }
 

@@ -88,6 +88,13 @@ import Testing
         try TransportRequest(url: url).validate()
     }
 
+    /// A relative URL (a path with no base URL to resolve it against) says how to give one.
+    @Test func aRelativeURLSaysHowToGiveItABase() throws {
+        let error = try #require(throws: TransportError.self) { try TransportRequest(url: "/users/1").validate() }
+        #expect(error.kind == .invalidURL)
+        #expect("\(error)".contains("Session.Configuration.baseURL"), "\(error)")
+    }
+
     @Test(arguments: [
         ("ftp://example.com/", TransportError.Kind.unsupportedScheme), ("file:///etc/passwd", .unsupportedScheme),
         ("example.com/path", .invalidURL), ("http://", .invalidURL), ("http:///path", .invalidURL),

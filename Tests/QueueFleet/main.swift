@@ -1,13 +1,15 @@
 // One process of a delivery queue's fleet on PostgreSQL, for the fleet tests and `make queue-bench`.
 //
-//     queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH]
+//     queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH] [--break-ms N] [--no-retry-budget]
 //
 // The connection string comes from BRICK_PG (never the command line, which `ps` shows). QUEUES is a
 // comma-separated list of queue names. `--enqueue` queues N POSTs (or `--method`'s) to URL in each queue, with the bodies
 // `QUEUE/TAG/i`, telling each on standard error as `queued QUEUE ID BODY`. `--deliver` starts delivering
 // (each request carries `X-Deliverer: PID`) and tells each outcome as `outcome QUEUE ID KIND`, until
 // SIGTERM or SIGKILL. `ready` follows the enqueueing, and the start. `--sqlite PATH` uses the SQLite store
-// (one process) instead, for the benchmark's comparison.
+// (one process) instead, for the benchmark's comparison. `--break-ms N`: the retry rules' backoff (50 ms
+// unless given), first and longest alike, and no deadline (so that the rules wait the whole backoff). `--no-retry-budget`: the session's origins keep no retry budget
+// (so that the rules alone decide a retry).
 import BrickQueue
 import BrickQueuePostgres
 import BrickRequest
@@ -19,7 +21,7 @@ func say(_ line: String) { FileHandle.standardError.write(Data((line + "\n").utf
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH]\n".utf8))
+    FileHandle.standardError.write(Data("usage: queue-fleet SCHEMA QUEUES [--unordered] [--lease-ms N] [--method M] [--enqueue N URL TAG] [--deliver] [--sqlite PATH] [--break-ms N] [--no-retry-budget]\n".utf8))
     exit(2)
 }
 let schema = arguments.removeFirst()
@@ -28,6 +30,8 @@ var ordered = true, lease = Duration.seconds(30), deliver = false
 var enqueue: (count: Int, url: String, tag: String)?
 var sqlite: String?
 var method = HTTPMethod.post
+var breakTime = Duration.milliseconds(50), longestBreak: Duration?
+var retryBudget = true
 while !arguments.isEmpty {
     switch arguments.removeFirst() {
     case "--unordered": ordered = false
@@ -36,6 +40,10 @@ while !arguments.isEmpty {
     case "--deliver": deliver = true
     case "--method": method = HTTPMethod(arguments.removeFirst())
     case "--sqlite": sqlite = arguments.removeFirst()
+    case "--no-retry-budget": retryBudget = false
+    case "--break-ms":
+        breakTime = .milliseconds(Int(arguments.removeFirst()) ?? 50)
+        longestBreak = breakTime
     case let other:
         FileHandle.standardError.write(Data("queue-fleet: unknown option \(other)\n".utf8))
         exit(2)
@@ -44,9 +52,14 @@ while !arguments.isEmpty {
 
 var configuration = Session.Configuration()
 configuration.headers["X-Deliverer"] = String(getpid())
+if !retryBudget { configuration.originProtection.retryBudget = nil }
 let session = Session(configuration: configuration)
 var rules = DeliveryQueue.defaultRetry
-rules.breakTime = .milliseconds(50)
+rules.breakTime = breakTime
+if let longestBreak {
+    rules.maxBreakTime = longestBreak
+    rules.deadline = nil
+}
 let limits = DeliveryQueue.Limits(maxRequests: 1_000_000, maxBytes: 1 << 30)
 do {
     let queues = try names.map { name in
