@@ -16,11 +16,14 @@ public final class RequestCoalescing: CallStage {
     /// The calls in flight, by identity, each with the callers waiting for it.
     private let inFlight = Mutex<[Identity: Shared]>([:])
 
+    /// A stage with no call in flight.
     public init() {}
 
     /// How many calls take part in shared transfers now: the one that sends each and those waiting for it.
     public var waiting: Int { inFlight.withLock { calls in calls.values.reduce(0) { $0 + $1.waiters.count } } }
 
+    /// Runs `call`: a `GET` without a body joins the identical call in flight, or starts it; any other call
+    /// goes on alone.
     public nonisolated(nonsending) func run(_ call: Call, next: CallNext) async -> ResponseOutcome {
         let request = call.request
         guard request.method == .get, request.body == nil else { return await next() }
