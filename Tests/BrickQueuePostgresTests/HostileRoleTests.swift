@@ -104,7 +104,7 @@ final class HostileDatabase {
     }
 
     /// Two deliverers with four-second leases renewed while a slow server holds each request: every request is delivered
-    /// once, its fields and its file body intact, and not one planted object ran.
+    /// (the POSTs once), its fields and its file body intact, and not one planted object ran.
     @Test func aFleetDeliveryWithLeaseRenewalsNeverCallsThePlantedObjects() async throws {
         let hostile = try HostileDatabase()
         let server = try CountingServer { request in
@@ -129,7 +129,10 @@ final class HostileDatabase {
         #expect(outcomes.allSatisfy(Fleet.delivered))
         #expect(outcomes.compactMap { if case .delivered(let response) = $0.result { String(decoding: response.body, as: UTF8.self) } else { nil } }
             == ["kept", "kept", "kept"])
-        #expect(server.arrivals.withLock { $0 } == ["0", "from a file", "2"])
+        // The POSTs arrive once; the PUT (idempotent, delivered at least once) may arrive again when a machine
+        // under load renews a lease too late and the other deliverer takes it over.
+        let arrivals = server.arrivals.withLock { $0 }
+        #expect(Set(arrivals) == ["0", "from a file", "2"] && arrivals.filter { $0 != "from a file" }.sorted() == ["0", "2"], "\(arrivals)")
         #expect(try hostile.calls() == [])
     }
 
