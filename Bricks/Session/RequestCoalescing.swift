@@ -1,4 +1,4 @@
-import Synchronization
+import BrickSystem
 
 /// A call stage that lets identical `GET`s share one transfer: while a `GET` without a body is on its way, a
 /// second call with the same URL and the same header fields (so the same credentials) waits for it instead
@@ -14,7 +14,7 @@ import Synchronization
 /// public stage API alone (`CallStage`, `Call`, `CallNext`), as any user's stage would be.
 public final class RequestCoalescing: CallStage {
     /// The calls in flight, by identity, each with the callers waiting for it.
-    private let inFlight = Mutex<[Identity: Shared]>([:])
+    private let inFlight = Locked<[Identity: Shared]>([:])
 
     /// A stage with no call in flight.
     public init() {}
@@ -71,7 +71,7 @@ public final class RequestCoalescing: CallStage {
     /// One caller waiting: resumed once, by the shared call's end or by its own cancellation, whichever
     /// comes first.
     private final class Waiter: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<ResponseOutcome, Never>?, early: ResponseOutcome?)>((nil, nil))
+        private let state = Locked<(continuation: CheckedContinuation<ResponseOutcome, Never>?, early: ResponseOutcome?)>((nil, nil))
 
         func park(_ continuation: CheckedContinuation<ResponseOutcome, Never>) {
             let early: ResponseOutcome? = state.withLock { state in

@@ -1,6 +1,6 @@
 @testable import BrickCore
 import BrickTesting
-import Synchronization
+import BrickSystem
 import Testing
 
 /// The requests parked for a route, indexed by host and by deadline: a change wakes the waiters of the hosts
@@ -46,5 +46,5 @@ import Testing
 
 /// The waits that ended: host and outcome, in the order they ended.
 private final class Ended: Sendable {
-    let values = Mutex<[(host: Int, outcome: RouteWaiters.Outcome)]>([])
+    let values = Locked<[(host: Int, outcome: RouteWaiters.Outcome)]>([])
 }

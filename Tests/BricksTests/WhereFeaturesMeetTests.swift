@@ -2,7 +2,7 @@ import BrickRequest
 import BrickTesting
 import Foundation
 import LoopbackServer
-import Synchronization
+import BrickSystem
 import Testing
 import TestServers
 
@@ -70,7 +70,7 @@ final class TenantCall: Component, GETRequestType, StringResponseType {
     /// A hedged PUT of a streamed body is sent once, whole, however slow the server: a body read once cannot
     /// go twice, so it is not hedged (fresh and kept-alive connections: the second call rides the first's).
     @Test func aHedgedStreamedBodyIsSentOnceWhole() async throws {
-        let sizes = Mutex<[Int]>([])
+        let sizes = Locked<[Int]>([])
         let server = try LoopbackServer { request in
             sizes.withLock { $0.append(request.body.count) }
             usleep(200_000)  // slower than the hedge's delay (50 ms)
