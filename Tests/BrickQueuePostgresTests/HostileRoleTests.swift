@@ -103,8 +103,8 @@ final class HostileDatabase {
         #expect(Set(try hostile.calls()) == ["numeric * integer", "bigint * interval", "clock_timestamp()"])
     }
 
-    /// Two deliverers with four-second leases renewed while a slow server holds each request: every request is delivered
-    /// (the POSTs once), its fields and its file body intact, and not one planted object ran.
+    /// Two deliverers with four-second leases renewed while a slow server holds each request: every request
+    /// arrives (the POSTs once), its fields and its file body intact, and not one planted object ran.
     @Test func aFleetDeliveryWithLeaseRenewalsNeverCallsThePlantedObjects() async throws {
         let hostile = try HostileDatabase()
         let server = try CountingServer { request in
@@ -126,11 +126,16 @@ final class HostileDatabase {
         fleet.forEach { $0.start() }
         defer { fleet.forEach { $0.stop() } }
         let outcomes = await Fleet.collect(3, from: streams)
-        #expect(outcomes.allSatisfy(Fleet.delivered))
-        #expect(outcomes.compactMap { if case .delivered(let response) = $0.result { String(decoding: response.body, as: UTF8.self) } else { nil } }
-            == ["kept", "kept", "kept"])
-        // The POSTs arrive once; the PUT (idempotent, delivered at least once) may arrive again when a machine
-        // under load renews a lease too late and the other deliverer takes it over.
+        // Each is delivered, its field and body intact. A machine under load (a sanitizer's) may renew a lease
+        // too late: the other deliverer then takes the request over, sends the PUT again (idempotent: at least
+        // once) and reports a POST as one that may have arrived (never sent twice).
+        let delivered = outcomes.compactMap { if case .delivered(let response) = $0.result { String(decoding: response.body, as: UTF8.self) } else { nil } }
+        #expect(delivered.allSatisfy { $0 == "kept" } && !delivered.isEmpty, "\(outcomes)")
+        #expect(outcomes.allSatisfy { outcome in
+            if Fleet.delivered(outcome) { return true }
+            if case .mayHaveArrived = outcome.result { return true }
+            return false
+        }, "\(outcomes)")
         let arrivals = server.arrivals.withLock { $0 }
         #expect(Set(arrivals) == ["0", "from a file", "2"] && arrivals.filter { $0 != "from a file" }.sorted() == ["0", "2"], "\(arrivals)")
         #expect(try hostile.calls() == [])
