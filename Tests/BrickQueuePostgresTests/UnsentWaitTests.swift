@@ -8,26 +8,27 @@ import Testing
 import TestServers
 
 /// A queued request that never reached the server is never lost: between attempts it is back in line, not
-/// "being sent", so a process killed in the wait loses nothing. Three POSTs to a port where nothing listens,
-/// the process SIGKILLed in its backoff, a server started on that port and the queue opened again by a new
-/// process: each POST arrives once. On both stores.
+/// "being sent", so a process killed in the wait loses nothing. Three POSTs to a port that refuses them (bound,
+/// not listening, so no other test can take it), the process SIGKILLed in its backoff, the port then listening
+/// and the queue opened again by a new process: each POST arrives once. On both stores.
 @Suite struct UnsentWaitTests {
-    /// A free loopback port, with nothing listening on it.
-    static func deadPort(_ python: String) async throws -> Int {
-        let probe = try await PipedChild.run([python, "-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
-        return try #require(Int(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
-    }
-
-    /// A server on `port` that answers every POST 200 and tells each body on a line of its own.
+    /// A server that binds a free loopback port and tells it ("bound PORT"), refuses every connection until it
+    /// is sent SIGUSR1, then listens ("listening"), answers every POST 200 and tells each body on a line of its
+    /// own. The port stays bound throughout, so nothing else on the machine can take it in the meantime.
     static let server = #"""
-        import http.server, sys
+        import http.server, signal, socket, sys
         class Answer(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 sys.stderr.write("arrived " + body.decode() + "\n"); sys.stderr.flush()
                 self.send_response(200); self.send_header("Content-Length", "2"); self.end_headers(); self.wfile.write(b"ok")
             def log_message(self, *arguments): pass
-        server = http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Answer)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])
+        bound = socket.socket(); bound.bind(("127.0.0.1", 0))
+        sys.stderr.write("bound %d\n" % bound.getsockname()[1]); sys.stderr.flush()
+        signal.sigwait([signal.SIGUSR1])
+        server = http.server.HTTPServer(bound.getsockname(), Answer, bind_and_activate=False)
+        server.socket.close(); server.socket = bound; server.server_activate()
         sys.stderr.write("listening\n"); sys.stderr.flush()
         server.serve_forever()
         """#
@@ -35,7 +36,11 @@ import TestServers
     @Test(arguments: ["sqlite", "postgres"])
     func aRequestThatNeverLeftSurvivesADeathInItsBackoff(store: String) async throws {
         let python = try #require(Paths.executable("python3"))
-        let port = try await Self.deadPort(python)
+        let server = try PipedChild([python, "-c", Self.server])
+        defer { kill(server.process.pid, SIGKILL) }
+        var lines = server.errorLines.makeAsyncIterator()
+        let bound = try #require(await lines.next())
+        let port = try #require(Int(bound.dropFirst("bound ".count)), "the server told its port: \(bound)")
         let directory = try Paths.scratchDirectory("unsent-wait")
         defer { Paths.removeTree(directory) }
         let schema = Fleet.schema()
@@ -59,16 +64,17 @@ import TestServers
         // rules alone decide that the refused request goes again.
         let first = try fleet(["--no-retry-budget", "--break-ms", "600000", "--enqueue", "3", "http://127.0.0.1:\(port)/", "t", "--deliver"])
         defer { kill(first.process.pid, SIGKILL) }
+        // The row is watched until it is back in line (a look at the store, not a sleep), for up to two minutes
+        // (a sanitizer's build starts slowly).
         var seen = "none"
-        for _ in 0..<2_000 where seen != "pending 1" { seen = (try? await firstRow()) ?? "unreadable" }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while seen != "pending 1", ContinuousClock.now < deadline { seen = (try? await firstRow()) ?? "unreadable" }
         #expect(seen == "pending 1", "the first request is back in line in its backoff, not being sent")
         kill(first.process.pid, SIGKILL)
         _ = await first.outcome()
 
-        let server = try PipedChild([python, "-c", Self.server, String(port)])
-        defer { kill(server.process.pid, SIGKILL) }
+        kill(server.process.pid, SIGUSR1)
         var arrivals: [String] = []
-        var lines = server.errorLines.makeAsyncIterator()
         #expect(await lines.next() == "listening")
         let second = try fleet(["--deliver"])
         defer { kill(second.process.pid, SIGKILL) }
