@@ -49,11 +49,10 @@ final class NetlinkMonitor: Sendable {
     func cachedStatus(of host: String) -> ReachabilityStatus? {
         state.withLock { state in
             if state.stopped { return .unknown }
-            guard var entry = state.hosts[host] else { return nil }
+            guard let index = state.hosts.index(forKey: host) else { return nil }  // one hash, the entry changed in place
             state.tick += 1
-            entry.lastAsked = state.tick
-            state.hosts[host] = entry
-            return entry.status
+            state.hosts.values[index].lastAsked = state.tick
+            return state.hosts.values[index].status
         }
     }
 

@@ -27,8 +27,8 @@ public final class NetlinkReachability: Reachability {
     deinit { monitor.stop() }
 
     /// The status of `host` (a name, or an IPv4 or IPv6 literal); evaluated on first use, then kept current.
-    public func status(of host: String) async -> ReachabilityStatus {
-        let key = host.lowercased()
+    public nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus {
+        let key = URLAuthority.lowercased(host: host)
         if let known = monitor.cachedStatus(of: key) { return known }
         return await withCheckedContinuation { monitor.evaluate(key, then: $0) }
     }

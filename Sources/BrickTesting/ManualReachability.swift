@@ -18,7 +18,7 @@ public final class ManualReachability: Reachability {
     /// Every host starts with `status`. Default is reachable.
     public init(_ status: ReachabilityStatus = .reachable) { state = Locked(State(everywhere: status)) }
 
-    public func status(of host: String) async -> ReachabilityStatus {
+    public nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus {
         state.withLock { state in
             state.queries += 1
             return state.byHost[host.lowercased()] ?? state.everywhere

@@ -7,8 +7,9 @@ import BrickSystem
 package enum EnvironmentProxy {
     /// The proxy for `url` under `environment`, or `nil` when it goes direct.
     static func proxy(for url: String, environment: [String: String]) -> Proxy? {
-        let https = url.utf8.prefix(6).map { $0 | 0x20 }.elementsEqual("https:".utf8)
-        let names = https ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        if environment.isEmpty { return nil }
+        let https = url.utf8.prefix(6).lazy.map { $0 | 0x20 }.elementsEqual("https:".utf8)
+        let names = https ? httpsNames : httpNames
         guard let value = names.lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else { return nil }
         let bypass = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",")
             .map { String($0.filter { $0 != " " }) }.filter { !$0.isEmpty }
@@ -16,6 +17,10 @@ package enum EnvironmentProxy {
         if let host = TransportRequest.host(of: url), proxy.isBypassed(by: host) { return nil }
         return proxy
     }
+
+    /// The variables that name a proxy for an https URL, and for any other, in the order libcurl reads them.
+    private static let httpsNames = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+    private static let httpNames = ["http_proxy", "all_proxy", "ALL_PROXY"]
 
     /// Whether the process names no proxy at all (only `no_proxy`, or nothing): every request whose proxy is
     /// ``ProxyPolicy/environment`` then goes direct, and the transport can say so once rather than have

@@ -13,7 +13,7 @@ public enum ReachabilityStatus: Sendable, Equatable {
 /// `ManualReachability` stands in for it in unit tests.
 public protocol Reachability: Sendable {
     /// The status of `host` now.
-    func status(of host: String) async -> ReachabilityStatus
+    nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus
     /// A sequence that yields each time the network changed in a way that may change some host's status;
     /// subscribe before reading ``status(of:)`` so that no change is missed.
     func changes() -> AsyncStream<Void>
@@ -25,6 +25,6 @@ public protocol Reachability: Sendable {
 public struct UnknownReachability: Reachability {
     /// Creates the stand-in.
     public init() {}
-    public func status(of host: String) async -> ReachabilityStatus { .unknown }
+    public nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus { .unknown }
     public func changes() -> AsyncStream<Void> { AsyncStream { _ in } }
 }

@@ -104,5 +104,5 @@ public struct TransportRequest: Sendable {
     public var host: String? { Self.host(of: url) }
 
     /// The host of `url`, lowercased, without brackets, port or user info; `nil` when it has none.
-    public static func host(of url: String) -> String? { URLAuthority(url)?.lowercasedHost }
+    public static func host(of url: String) -> String? { URLAuthority(url)?.host }
 }

@@ -2,59 +2,81 @@
 /// ASCII, so each boundary is also a boundary of characters): what ``TransportRequest/host(of:)`` and the
 /// core's origins read, so that no request pays for walking its URL character by character.
 package struct URLAuthority: Sendable {
-    /// The scheme, as written.
-    package let scheme: Substring
-    /// The host, as written, without the brackets of an IPv6 literal; never empty.
-    package let host: Substring
+    /// The scheme, lowercased.
+    package let scheme: String
+    /// The host without the brackets of an IPv6 literal, lowercased (``lowercased(host:)``); never empty.
+    package let host: String
     /// What follows the host's `:` up to the path, query or fragment (digits when the URL is sound), or `nil`
     /// when no colon follows the host.
-    package let port: Substring?
+    package let port: String?
 
     /// The parts of `url`; `nil` when it has no `://`, no host, or an unclosed `[`.
     package init?(_ url: String) {
-        let bytes = url.utf8
+        let found = url.utf8.withContiguousStorageIfAvailable(Self.init(bytes:)) ?? Array(url.utf8).withUnsafeBufferPointer(Self.init(bytes:))
+        guard let found else { return nil }
+        self = found
+    }
+
+    /// The parts of a URL given as its bytes.
+    private init?(bytes: UnsafeBufferPointer<UInt8>) {
         guard let schemeEnd = Self.schemeEnd(bytes) else { return nil }
-        let start = bytes.index(schemeEnd, offsetBy: 3)
+        let start = schemeEnd + 3
         var end = start
         var hostStart = start
-        while end < bytes.endIndex {
+        while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            if byte == UInt8(ascii: "@") { hostStart = bytes.index(after: end) }  // the last `@` ends the user info
-            end = bytes.index(after: end)
+            if byte == UInt8(ascii: "@") { hostStart = end + 1 }  // the last `@` ends the user info
+            end += 1
         }
         var hostEnd = hostStart
-        var portColon: String.Index?
+        var portColon: Int?
         if hostStart < end, bytes[hostStart] == UInt8(ascii: "[") {
             guard let close = bytes[hostStart..<end].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = url[bytes.index(after: hostStart)..<close]
-            hostEnd = bytes.index(after: close)
+            host = Self.folded(bytes, hostStart + 1, close)
+            hostEnd = close + 1
             portColon = bytes[hostEnd..<end].firstIndex(of: UInt8(ascii: ":"))
         } else {
-            while hostEnd < end, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd = bytes.index(after: hostEnd) }
-            host = url[hostStart..<hostEnd]
+            while hostEnd < end, bytes[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
+            host = Self.folded(bytes, hostStart, hostEnd)
             portColon = hostEnd < end ? hostEnd : nil
         }
         guard !host.isEmpty else { return nil }
-        scheme = url[..<schemeEnd]
-        port = portColon.map { url[bytes.index(after: $0)..<end] }
+        scheme = Self.folded(bytes, 0, schemeEnd)
+        port = portColon.map { Self.text(bytes, $0 + 1, end) }
+    }
+
+    /// The text of `bytes[from..<to]`; the bounds stand at ASCII delimiters, so the text is whole characters.
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 
     /// Where the first `://` begins.
-    private static func schemeEnd(_ bytes: String.UTF8View) -> String.Index? {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: ":") {
-                let rest = bytes[bytes.index(after: index)...]
-                if rest.starts(with: "//".utf8) { return index }
-            }
-            index = bytes.index(after: index)
+    private static func schemeEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var index = 0
+        while index + 2 < bytes.count {
+            if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { return index }
+            index += 1
         }
         return nil
     }
 
-    /// The host lowercased (ASCII letters only are folded when the host is ASCII, as hosts on the wire are).
-    package var lowercasedHost: String {
-        host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") || $0 >= 0x80 }) ? host.lowercased() : String(host)
+    /// The text of `bytes[from..<to]` lowercased: ASCII letters folded byte by byte, as hosts and schemes on
+    /// the wire are; text beyond ASCII (an internationalized name as written) lowercased as Unicode.
+    private static func folded(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        let part = UnsafeBufferPointer(rebasing: bytes[from..<to])
+        if part.contains(where: { $0 >= 0x80 }) { return String(decoding: part, as: UTF8.self).lowercased() }
+        guard part.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return String(decoding: part, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: part.count) { target in
+            for (index, byte) in part.enumerated() { target[index] = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte }
+            return part.count
+        }
+    }
+
+    /// `host` lowercased as a URL's host is (ASCII letters folded, Unicode lowercasing beyond ASCII), without
+    /// a copy when it is lowercase already.
+    package static func lowercased(host: String) -> String {
+        var host = host
+        return host.withUTF8 { folded($0, 0, $0.count) }
     }
 }

@@ -64,6 +64,8 @@ import Testing
         ("http://[::1]/", "::1", 80),
         ("https://host.test:/", "host.test", 443),
         ("wss://h.test?x=1:2", "h.test", 443),
+        ("HTTPS://Host.Test", "host.test", 443),
+        ("http://BÜCHER.example:81/", "bücher.example", 81),
     ])
     func theOriginOfAURL(url: String, host: String, port: Int) throws {
         let origin = try #require(Origin(url))

@@ -13,8 +13,8 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     /// The origin of `url`; `nil` when it has no `://`, no host, or a port that is not a port.
     init?(_ url: String) {
         guard let parts = URLAuthority(url) else { return nil }
-        scheme = parts.scheme.lowercased()
-        host = parts.lowercasedHost
+        scheme = parts.scheme
+        host = parts.host
         guard let digits = parts.port, !digits.isEmpty else {
             port = Self.defaultPort(of: scheme)
             return
@@ -27,7 +27,17 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// `scheme://host:port`, an IPv6 host in brackets: the name of the origin in the session's tables.
-    var description: String { "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    var description: String {
+        let bracketed = host.utf8.contains(UInt8(ascii: ":"))
+        var name = ""
+        name.reserveCapacity(scheme.utf8.count + host.utf8.count + 11)
+        name += scheme
+        name += bracketed ? "://[" : "://"
+        name += host
+        name += bracketed ? "]:" : ":"
+        name += String(port)
+        return name
+    }
 
     private static func defaultPort(of scheme: String) -> Int { scheme == "https" || scheme == "wss" ? 443 : 80 }
 

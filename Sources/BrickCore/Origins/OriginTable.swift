@@ -29,19 +29,27 @@ final class OriginTable: Sendable {
     var holdsAny: Bool { holding.load(ordering: .relaxed) > 0 }
 
     /// Runs `change` on `origin`'s state (made now when there is none), keeping ``holding`` true to it.
-    func update<Result>(_ origin: String, _ change: (inout OriginState, Duration) -> Result) -> Result {
+    func update<Result: Sendable>(_ origin: String, _ change: (inout OriginState, Duration) -> Result) -> Result {
         let now = now
         return states.withLock { states in
-            if states[origin] == nil { makeRoom(in: &states, now: now) }
-            var state = states[origin] ?? OriginState(tokens: settings.retryBudget?.maxTokens ?? 0, now: now)
-            state.lastUsed = now
-            let result = change(&state, now)
-            let holds = state.holds(now)
-            if holds != state.countedAsHolding { holding.add(holds ? 1 : -1, ordering: .relaxed) }
-            state.countedAsHolding = holds
+            // One hash of the name where the origin is known (the usual call): its state changed in place.
+            if let index = states.index(forKey: origin) { return apply(change, to: &states.values[index], now) }
+            makeRoom(in: &states, now: now)
+            var state = OriginState(tokens: settings.retryBudget?.maxTokens ?? 0, now: now)
+            let result = apply(change, to: &state, now)
             states[origin] = state
             return result
         }
+    }
+
+    /// Runs `change` on one origin's state, keeping ``holding`` true to it.
+    private func apply<Result>(_ change: (inout OriginState, Duration) -> Result, to state: inout OriginState, _ now: Duration) -> Result {
+        state.lastUsed = now
+        let result = change(&state, now)
+        let holds = state.holds(now)
+        if holds != state.countedAsHolding { holding.add(holds ? 1 : -1, ordering: .relaxed) }
+        state.countedAsHolding = holds
+        return result
     }
 
     /// Forgets idle origins, then the least recently used, until one more fits: down to seven eighths of the
