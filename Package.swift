@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "BrickRequest", targets: ["BrickRequest"]),
         .library(name: "BrickCore", targets: ["BrickCore"]),
+        .library(name: "BrickCookies", targets: ["BrickCookies"]),
         .library(name: "Bricks", targets: ["Bricks"]),
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
         // Real traffic recorded into HAR cassettes and replayed in tests.
@@ -86,13 +87,16 @@ let package = Package(
         // Counting the bytes percent-encoding escapes in vector compares, which Swift's SIMD types lack.
         .target(name: "CPercentEncoding"),
         // The brick core: Component, RequestType, ResponseType, Session, ParameterBuilder.
-        .target(name: "BrickCore", dependencies: ["BrickSystem", "BrickTransport", "CPublicSuffix", "CPercentEncoding"], swiftSettings: strict),
+        .target(name: "BrickCore", dependencies: ["BrickSystem", "BrickTransport", "CPercentEncoding"], swiftSettings: strict),
+        // The cookie jar, with the system's public suffix list (libpsl): a module of its own, so that BrickCore
+        // links only what every call needs.
+        .target(name: "BrickCookies", dependencies: ["BrickSystem", "BrickTransport", "BrickCore", "CPublicSuffix"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickSystem", "BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
             swiftSettings: strict),
         // What users import: the core and the stock bricks.
-        .target(name: "BrickRequest", dependencies: ["BrickCore", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
+        .target(name: "BrickRequest", dependencies: ["BrickCore", "BrickCookies", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
         // Conversions to and from swift-http-types' HTTPRequest, HTTPResponse and HTTPFields.
         .target(
             name: "BrickHTTPTypes", dependencies: ["BrickCore", .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"]))],
@@ -153,7 +157,7 @@ let package = Package(
         .testTarget(name: "BrickSystemTests", dependencies: ["BrickSystem", "CMutex"], swiftSettings: strictTests),
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
-        .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickTesting"], swiftSettings: strictTests),
+        .testTarget(name: "BrickCoreTests", dependencies: ["BrickCore", "BrickCookies", "BrickTesting"], swiftSettings: strictTests),
         .testTarget(
             name: "BricksTests",
             dependencies: ["BrickRequest", "BrickTesting", "TestServers", "LoopbackServer", "TransferProbe",
@@ -229,6 +233,6 @@ let package = Package(
 if ProcessInfo.processInfo.environment["BRICK_FUZZ"] == "1" {
     package.products.append(.executable(name: "brick-fuzz", targets: ["BrickFuzz"]))
     package.targets.append(.executableTarget(
-        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCurl", "Bricks", "BrickCassette", "CCurl", "CNetlink"], path: "Tests/Fuzz",
+        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCookies", "BrickCurl", "Bricks", "BrickCassette", "CCurl", "CNetlink"], path: "Tests/Fuzz",
         exclude: ["Corpus"], swiftSettings: strictTests + [.unsafeFlags(["-parse-as-library"])]))
 }

@@ -12,7 +12,8 @@ public enum ReachabilityStatus: Sendable, Equatable {
 /// a signal whenever anything changed. The Linux netlink monitor is the real one; BrickTesting's
 /// `ManualReachability` stands in for it in unit tests.
 public protocol Reachability: Sendable {
-    /// The status of `host` now.
+    /// The status of `host` now. Asked before each call's first attempt, on the caller's executor: answer
+    /// from what you know (a cache the monitor keeps current) and suspend only for a host never seen.
     nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus
     /// A sequence that yields each time the network changed in a way that may change some host's status;
     /// subscribe before reading ``status(of:)`` so that no change is missed.

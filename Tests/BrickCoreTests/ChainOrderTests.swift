@@ -1,3 +1,4 @@
+import BrickCookies
 @testable import BrickCore
 import BrickTesting
 import Testing

@@ -1,3 +1,4 @@
+@testable import BrickCookies
 @testable import BrickCore
 import Foundation
 import Testing

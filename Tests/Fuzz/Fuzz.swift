@@ -1,4 +1,5 @@
 @testable import BrickCassette
+@testable import BrickCookies
 @testable import BrickCore
 @testable import BrickCurl
 @testable import BrickTransport

@@ -96,7 +96,7 @@ public enum HTTPDate {
     /// A date as cookies write it, read as leniently as RFC 6265 §5.1.1 asks of a cookie's `Expires`: any
     /// order of a day, a month name, a year (two digits taken as 1970–2069) and a time, separated by spaces,
     /// commas or dashes, with `GMT` or `UTC`.
-    static func parseLeniently(_ text: String) -> Date? {
+    package static func parseLeniently(_ text: String) -> Date? {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" }).map { $0.lowercased() }
         guard tokens.count >= 5 else { return nil }
         var day: Int?, month: Int?, year: Int?, clock: [Int]?

@@ -48,8 +48,9 @@ public final class Session: Sendable {
         /// What watches every call and attempt (tracing, metrics), outermost first. Default is none.
         public var observers: [any CallObserver] = []
         /// The session's cookie jar: `Set-Cookie` fields are kept and sent back where they belong
-        /// (``CookieJar``). Default is `nil`: no cookie is kept, and none is sent but those a request names.
-        public var cookies: CookieJar?
+        /// (``CookieStore``: `CookieJar`, which `import BrickRequest` brings). Default is `nil`: no cookie is kept,
+        /// and none is sent but those a request names.
+        public var cookies: (any CookieStore)?
         /// The most attempts one call may make, replays and retries included: a safety net against an
         /// interceptor or error handler that would repeat a request forever. Default is 16.
         public var maxAttempts = 16

@@ -1,3 +1,4 @@
+import BrickCore
 import CPublicSuffix
 import FoundationEssentials
 

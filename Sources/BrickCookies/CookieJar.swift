@@ -1,5 +1,6 @@
+public import BrickCore
 import BrickSystem
-import BrickTransport
+public import BrickTransport
 import FoundationEssentials
 
 /// A session's cookies, opt-in (`Session.Configuration.cookies`, `nil` by default): the `Set-Cookie`
@@ -14,7 +15,7 @@ import FoundationEssentials
 /// `Expires` or `Max-Age`) are written only when asked, with the expiry 0 curl gives them.
 /// Bounded as RFC 6265 asks: 4096 bytes a cookie, 50 a domain, 3000 in all (expired ones go first, then
 /// the oldest that is not `Secure`, then the oldest).
-public final class CookieJar: Sendable {
+public final class CookieJar: CookieStore {
     private let state: Locked<[Cookie]>
     /// Held for the whole of a save, so that saves never interleave; counts the saves. (Not a lock around
     /// nothing: ThreadSanitizer reported the empty value's accesses under the lock as racing with reads of
@@ -38,7 +39,7 @@ public final class CookieJar: Sendable {
     /// A jar kept in the file at `path`: what it holds is read now (a missing file is an empty jar), and it
     /// is rewritten after every change. With `keepingSessionCookies`, cookies without an expiry are written
     /// and read too (a login kept between runs of a command), otherwise they last as long as the jar.
-    /// - Throws: ``FileError`` (`open`) when the file exists but cannot be read.
+    /// - Throws: `FileError` (BrickCore's; `open`) when the file exists but cannot be read.
     public init(file path: String, keepingSessionCookies: Bool = false) throws(FileError) {
         self.path = path
         keepsSessionCookies = keepingSessionCookies
@@ -74,7 +75,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Adds the jar's cookies for the request's URL to its `Cookie` field (after the caller's own).
-    func attach(to request: inout TransportRequest) {
+    public func attach(to request: inout TransportRequest) {
         guard let field = field(for: request.url) else { return }
         request.headers["Cookie"] = request.headers["Cookie"].map { $0 + "; " + field } ?? field
     }
@@ -88,7 +89,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Keeps the cookies `head` sets, for the request to `url` that got it.
-    func store(_ head: ResponseHead, from url: String) {
+    public func store(_ head: ResponseHead, from url: String) {
         let fields = head.headers.values(for: "Set-Cookie")
         guard !fields.isEmpty, let (host, path, https) = CookieURL.parts(of: url) else { return }
         let now = Date()

@@ -1,3 +1,4 @@
+import BrickTransport
 public import FoundationEssentials
 
 /// One cookie a server set, as a ``CookieJar`` keeps it (RFC 6265).
