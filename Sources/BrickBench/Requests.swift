@@ -12,8 +12,25 @@ let benchSession: Session = {
     let scenario = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ""
     if scenario == "H1" || scenario == "H3" { configuration.transportOptions.httpVersion = .http1Only }
     if scenario == "H3" { configuration.transportOptions.reusesConnections = false }
+    if benchShape == "features" {
+        // A session with the features users turn on: a response cache, a cookie jar and an observer (with the
+        // default origin protection).
+        configuration.responseCache = MemoryResponseCache()
+        configuration.cookies = CookieJar()
+        configuration.observers = [PassingObserver()]
+    }
     return Session(configuration: configuration)
 }()
+
+/// BRICK_BENCH_SHAPE: `readme` (the README's request shape), `features` (S1 on a session with the features
+/// users turn on), or nothing.
+let benchShape = ProcessInfo.processInfo.environment["BRICK_BENCH_SHAPE"] ?? ""
+
+/// An observer that watches every call and attempt and changes nothing: what an observer costs.
+struct PassingObserver: CallObserver {
+    func observeCall(_ call: ObservedCall, _ body: () async -> CallEnd) async -> CallEnd { await body() }
+    func observeAttempt(_ attempt: ObservedAttempt, _ body: () async -> AttemptEnd) async -> AttemptEnd { await body() }
+}
 
 /// S1, S2, S3: a GET whose body is collected (or streamed) as raw bytes.
 final class BenchGet: Component, GETRequestType, CustomSessionRequestType, NonAutoRetryType, DataResponseType {

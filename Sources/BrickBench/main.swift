@@ -21,6 +21,8 @@ import Glibc
 //
 // With BRICK_BENCH_SHAPE=readme in the environment, S1, S4 and H1 run the README's request shape (GETRequestType,
 // APISessionRequestType, SoftAutoRetryType, DataResponseType) instead, and the RESULT line says shape=readme.
+// With BRICK_BENCH_SHAPE=features, S1 runs on a session with a response cache, a cookie jar and an observer
+// (and the default origin protection), and the RESULT line says shape=features.
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[3]), count > 0,
@@ -36,7 +38,8 @@ let layer = ["S1transport": "brick-transport", "S1handoff": "brick-handoff", "S1
 let scenario = arguments[1].hasPrefix("S5") ? (untyped ? "S5json" : "S5") : (layer == nil ? arguments[1] : "S1")
 let url = arguments[2]
 let concurrency = arguments.count > 4 ? Int(arguments[4]) ?? 64 : 64
-let readme = ProcessInfo.processInfo.environment["BRICK_BENCH_SHAPE"] == "readme" && ["S1", "S4", "H1"].contains(arguments[1])
+let readme = benchShape == "readme" && ["S1", "S4", "H1"].contains(arguments[1])
+let features = benchShape == "features" && arguments[1] == "S1"
 
 /// Bytes received and failed requests of one phase.
 struct Tally: Sendable {
@@ -169,7 +172,7 @@ let layerTransport = arguments[1] == "S1transport" ? CurlTransport() : nil
     let wall = ContinuousClock.now - start
     let (cpuEnd, maxRSS) = cpuSeconds()
     printResult(client: direct ? "jsondecoder" : layer ?? "brick", scenario: scenario, count: count, bytes: Int64(tally.bytes), wall: wall,
-                cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors, extra: readme ? " shape=readme" : "")
+                cpu: cpuEnd - cpuStart, maxRSS: maxRSS, errors: tally.errors, extra: readme ? " shape=readme" : features ? " shape=features" : "")
     exit(tally.errors == 0 ? 0 : 1)
 }
 

@@ -56,9 +56,10 @@ public final class CookieJar: CookieStore {
 
     /// The cookies that go with a request to `url` now, longest path first.
     public func cookies(for url: String) -> [Cookie] {
-        guard let (host, path, https) = CookieURL.parts(of: url) else { return [] }
+        let held = state.withLock { $0 }
+        guard !held.isEmpty, let (host, path, https) = CookieURL.parts(of: url) else { return [] }  // an empty jar reads no URL
         let now = Date()
-        return state.withLock { $0 }.filter { $0.matches(host: host, path: path, https: https, now: now) }
+        return held.filter { $0.matches(host: host, path: path, https: https, now: now) }
             .sorted { $0.path.count > $1.path.count }
     }
 

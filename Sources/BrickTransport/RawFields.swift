@@ -1,3 +1,5 @@
+import BrickSystem
+
 /// Header fields kept as the lines they arrived in, in one allocation: what the engine builds a response's
 /// head into, so that a head nobody reads costs one copy of its lines and no string. ``HTTPHeaders`` reads
 /// a field out of the lines when asked (`headers["Content-Type"]` compares names byte by byte and makes one
@@ -50,10 +52,8 @@ package struct RawFields: Sendable {
         bytes.withUnsafeBufferPointer { all in
             var start = 0
             while start < all.count {
-                var end = start
-                while all[end] != 0x0A { end += 1 }  // every line ends with one
-                var colon = start
-                while colon < end, all[colon] != 0x3A { colon += 1 }
+                let end = offsetOfByte(0x0A, in: all, from: start, to: all.count) ?? all.count  // every line ends with one
+                let colon = offsetOfByte(0x3A, in: all, from: start, to: end) ?? end
                 let name = Self.trimmed(UnsafeBufferPointer(rebasing: all[start..<colon]))
                 let value = Self.trimmed(UnsafeBufferPointer(rebasing: all[Swift.min(colon + 1, end)..<end]))
                 guard body(name, value) else { return }
@@ -88,9 +88,9 @@ package struct RawFields: Sendable {
         var found = false
         var name = name
         name.withUTF8 { wanted in
-            forEach { candidate, _ in
-                found = Self.sameName(candidate, wanted)
-                return !found
+            forEachValue(named: wanted) { _ in
+                found = true
+                return false
             }
         }
         return found
@@ -101,8 +101,7 @@ package struct RawFields: Sendable {
         var found: String?
         var name = name
         name.withUTF8 { wanted in
-            forEach { candidate, value in
-                guard Self.sameName(candidate, wanted) else { return true }
+            forEachValue(named: wanted) { value in
                 found = String(decoding: value, as: UTF8.self)
                 return false
             }
@@ -115,12 +114,33 @@ package struct RawFields: Sendable {
         var found: [String] = []
         var name = name
         name.withUTF8 { wanted in
-            forEach { candidate, value in
-                if Self.sameName(candidate, wanted) { found.append(String(decoding: value, as: UTF8.self)) }
+            forEachValue(named: wanted) { value in
+                found.append(String(decoding: value, as: UTF8.self))
                 return true
             }
         }
         return found
+    }
+
+    /// Calls `body` with the value (without the spaces and tabs around it) of each field named `wanted`
+    /// (ignoring ASCII case), in order, until it returns `false`. A line is judged by its first bytes: only
+    /// one that starts with the name (after any blanks) is read to its colon, so that a lookup costs about a
+    /// `memchr` a line.
+    private func forEachValue(named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            while start < all.count {
+                let end = offsetOfByte(0x0A, in: all, from: start, to: all.count) ?? all.count  // every line ends with one
+                var name = start
+                while name < end, all[name] == 0x20 || all[name] == 0x09 { name += 1 }
+                if end - name > wanted.count, Self.sameName(UnsafeBufferPointer(rebasing: all[name..<name + wanted.count]), wanted) {
+                    var colon = name + wanted.count
+                    while colon < end, all[colon] == 0x20 || all[colon] == 0x09 { colon += 1 }
+                    if colon < end, all[colon] == 0x3A, !body(Self.trimmed(UnsafeBufferPointer(rebasing: all[colon + 1..<end]))) { return }
+                }
+                start = end + 1
+            }
+        }
     }
 
     /// Whether two names are equal ignoring ASCII case.

@@ -230,3 +230,24 @@ import Testing
         #expect(decoded == valid)
     }
 }
+
+/// A response's fields read out of the lines they arrived in: a lookup judges each line by its first bytes,
+/// and finds what a list of fields would.
+@Suite struct RawFieldLookupTests {
+    static func fields(_ lines: [String]) -> HTTPHeaders {
+        var raw = RawFields(capacity: 0)
+        for line in lines { line.utf8.withContiguousStorageIfAvailable { raw.append(line: UnsafeRawBufferPointer($0)) } }
+        return HTTPHeaders(raw: raw)
+    }
+
+    @Test func aLookupFindsTheFieldWhateverItsCaseBlanksOrNeighbours() {
+        let headers = Self.fields(["ETagged: no", "etag:\"a\"", "  Vary :  Accept ", "X-Empty:", "Set-Cookie: a=1", "SET-COOKIE:b=2", "ETag: \"b\""])
+        #expect(headers["ETag"] == "\"a\"")
+        #expect(headers["Vary"] == "Accept")
+        #expect(headers["X-Empty"] == "")
+        #expect(headers["ETagg"] == nil && headers["ETa"] == nil && headers["Missing"] == nil)
+        #expect(headers.values(for: "set-cookie") == ["a=1", "b=2"])
+        #expect(headers.values(for: "ETag") == ["\"a\"", "\"b\""])
+        #expect(headers.contains(name: "x-empty") && !headers.contains(name: "X-Emp"))
+    }
+}

@@ -25,6 +25,12 @@ enum CachePolicy {
     static func isStorable(_ head: ResponseHead, for request: TransportRequest) -> Bool {
         guard request.method == .get, head.status >= 200, head.status <= 999, head.status != 304 else { return false }
         let response = CacheControl(head.headers)
+        // First whether there is anything to store it for, which most answers settle: a heuristically
+        // cacheable status with nothing to go on (no date to reckon from, no validator) would be stored only
+        // to be fetched again, so it is not stored.
+        guard response.maxAge != nil || response.isPublic || head.headers["Expires"] != nil
+            || (heuristicallyCacheable.contains(head.status) && (head.headers["Last-Modified"] != nil || head.headers["ETag"] != nil))
+        else { return false }
         if response.mustUnderstand {
             guard understood.contains(head.status) else { return false }
         } else {
@@ -32,12 +38,7 @@ enum CachePolicy {
         }
         guard !CacheControl(request.headers).noStore else { return false }
         guard response.isPublic || !credentialFields.contains(where: { request.headers[$0] != nil }) else { return false }
-        guard !varyNames(head).contains("*") else { return false }
-        // A heuristically cacheable status with nothing to go on (no date to reckon from, no validator) would
-        // be stored only to be fetched again: it is not stored.
-        let usable = head.headers["Last-Modified"] != nil || head.headers["ETag"] != nil
-        return response.maxAge != nil || head.headers["Expires"] != nil || response.isPublic
-            || (heuristicallyCacheable.contains(head.status) && usable)
+        return !varyNames(head).contains("*")
     }
 
     /// The fields a stored response leaves out (RFC 9111 §3.1): the connection's own (`Connection`, those it

@@ -69,7 +69,7 @@ public final class Call: @unchecked Sendable {
     private var lock: StripeLock { locks.lock(for: self) }
 
     /// The request's type name (`GetUser`), or `TransportRequest` for a request value.
-    public var requestName: String { String(describing: plan.requestType) }
+    public var requestName: String { TypeNames.name(of: plan.requestType) }
 
     /// The attempts made so far, oldest first (each with why it was repeated).
     public var attempts: [AttemptRecord] { lock.withLock { state.records } }
