@@ -17,6 +17,10 @@ public struct ReplayMatching: Sendable {
     public var headers: [String] = []
     /// Whether the body must match too (byte for byte, but for redacted parts). Default `false`.
     public var body = false
+    /// Whether a URL matches a recording made on another port of the same host: what a test server started
+    /// on a free port needs, whose port changes from run to run. Default `false` (a cassette pins host and
+    /// port).
+    public var ignoresPort = false
     /// A last word on a candidate the other rules accepted: `true` to answer the request with it.
     public var custom: (@Sendable (TransportRequest, HAR.Entry) -> Bool)?
 
@@ -47,8 +51,12 @@ public struct ReplayMatching: Sendable {
         let (liveBase, liveItems) = Self.split(live)
         let (recordedBase, recordedItems) = Self.split(recorded)
         var found: [String] = []
-        if !Glob.matches(recordedBase, liveBase, marker: CassetteRedaction.markerInURL) {
-            found.append("URL is \(TransportRequest.forMessages(String(liveBase))), recorded \(TransportRequest.forMessages(String(recordedBase)))")
+        let (liveCompared, recordedCompared) = ignoresPort ? (Self.withoutPort(liveBase), Self.withoutPort(recordedBase)) : (liveBase, recordedBase)
+        if !Glob.matches(recordedCompared, liveCompared, marker: CassetteRedaction.markerInURL) {
+            let onlyThePort = Glob.matches(Self.withoutPort(recordedBase), Self.withoutPort(liveBase), marker: CassetteRedaction.markerInURL)
+            found.append(
+                "URL is \(TransportRequest.forMessages(String(liveBase))), recorded \(TransportRequest.forMessages(String(recordedBase)))"
+                    + (onlyThePort ? " (only the port differs: a cassette pins host and port; set ReplayMatching.ignoresPort for a test server on a free port)" : ""))
         }
         var remaining = recordedItems
         for (position, item) in liveItems.enumerated() {
@@ -67,6 +75,18 @@ public struct ReplayMatching: Sendable {
 
     private static func itemMatches(_ recorded: Substring, _ live: Substring) -> Bool {
         !recorded.isEmpty && Glob.matches(recorded, live, marker: CassetteRedaction.markerInURL)
+    }
+
+    /// `url` without the port of its authority (`http://h:8080/a` → `http://h/a`); unchanged when it names none.
+    static func withoutPort(_ url: Substring) -> Substring {
+        guard let separator = url.firstRange(of: "://") else { return url }
+        let authorityEnd = url[separator.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
+        let authority = url[separator.upperBound..<authorityEnd]
+        let hostStart = authority.lastIndex(of: "@").map(authority.index(after:)) ?? authority.startIndex
+        let host = authority[hostStart...]
+        let afterBracket = host.lastIndex(of: "]").map(host.index(after:)) ?? host.startIndex
+        guard let colon = host[afterBracket...].firstIndex(of: ":") else { return url }
+        return Substring(String(url[..<colon]) + String(url[authorityEnd...]))
     }
 
     /// A URL's part before its query, and its query items (the fragment dropped).

@@ -48,8 +48,9 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
 
     /// Whether the request may have reached the server (and been acted on): `false` only when it is known
     /// that it never left — it could not be built or was refused before sending, or no connection was made
-    /// (refused, no route, no DNS answer, connect timeout, TLS not set up). A response that arrived, a
-    /// connection lost or timed out after the request went out, a cancellation, or anything else, is `true`.
+    /// (refused, no route, no DNS answer, connect timeout, TLS not set up), or a cassette in replay had no
+    /// answer recorded for it. A response that arrived, a connection lost or timed out after the request went
+    /// out, a cancellation, or anything else, is `true`.
     /// For ``gaveUp(_:)``, whether any attempt may have. The same answer for the same failure, whether it
     /// ends the first attempt or the last.
     public var requestMayHaveArrived: Bool {
@@ -57,7 +58,7 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
         case .transport(let error):
             switch error.kind {
             case .invalidURL, .unsupportedScheme, .invalidHeader, .invalidRequest, .cannotResolveHost, .networkUnreachable,
-                .connectionRefused, .connectTimeout, .tlsFailure, .proxyFailure:
+                .connectionRefused, .connectTimeout, .tlsFailure, .proxyFailure, .notRecorded:
                 false
             default: true
             }

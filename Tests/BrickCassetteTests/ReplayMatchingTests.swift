@@ -1,4 +1,4 @@
-import BrickCassette
+@testable import BrickCassette
 import BrickRequest
 import BrickTesting
 import Foundation
@@ -106,5 +106,33 @@ import TestServers
         let live = try #require(FileManager.default.contents(atPath: directory + "/live.bin"))
         #expect(live.count == 20000)
         #expect(FileManager.default.contents(atPath: directory + "/replayed.bin") == live)
+    }
+}
+
+/// A recording made on one port, replayed by a test whose server took another: the miss says only the port
+/// differs and that nothing was sent; `ignoresPort` matches it.
+@Suite struct ReplayPortTests {
+    @Test func aMissOnThePortAloneSaysSoAndThatNothingWasSentAndIgnoresPortMatchesIt() async throws {
+        let entries = [ReplayMatchingTests.entry("GET", "http://127.0.0.1:41000/a?x=1", body: "recorded")]
+        let strict = try ReplayMatchingTests.cassette(entries)
+        let outcome = await Call("http://127.0.0.1:52000/a?x=1", session: strict.session(like: Session()), retry: .none).dataResponse()
+        let error = try #require(outcome.error)
+        #expect(!error.requestMayHaveArrived)
+        #expect(error.description.contains("only the port differs") && error.description.contains("ReplayMatching.ignoresPort"))
+        #expect(error.description.contains("(the request was not sent)") && !error.description.contains("may have arrived"))
+
+        var matching = ReplayMatching()
+        matching.ignoresPort = true
+        let lenient = try ReplayMatchingTests.cassette(entries, matching: matching)
+        #expect(await ReplayMatchingTests.body("http://127.0.0.1:52000/a?x=1", on: lenient.session(like: Session())) == "recorded")
+        #expect(await ReplayMatchingTests.body("http://127.0.0.2:52000/a?x=1", on: lenient.session(like: Session())) == nil)
+    }
+
+    @Test(arguments: [
+        ("http://h.test:8080/a", "http://h.test/a"), ("http://u:p@h.test:1/", "http://u:p@h.test/"), ("http://[::1]:9/x", "http://[::1]/x"),
+        ("http://h.test/a:b", "http://h.test/a:b"), ("no-scheme", "no-scheme"),
+    ])
+    func thePortComesOutOfTheAuthorityAlone(url: String, expected: String) {
+        #expect(String(ReplayMatching.withoutPort(Substring(url))) == expected)
     }
 }
