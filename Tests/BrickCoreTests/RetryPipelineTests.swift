@@ -189,11 +189,34 @@ struct RetryPipelineTests {
         async let outcome = Retried("/r", session: session).dataResponse()
         _ = await events.next { $0.isWaiting }
         #expect(stub.requests.isEmpty)
+        clock.advance(by: .seconds(2))
         reachability.goOnline("api.test")
         let response = await outcome
         #expect(try response.result.get() == "ok")
         #expect(stub.requests.count == 1)
         #expect(response.attempts.count == 1)
+        #expect(response.timeline == "waited 2.0 s → #1 200", "the wait for the route shows before the first attempt")
+    }
+
+    @Test func aTimelineStartsWithTheFirstAttemptWhenNothingWasWaitedFor() async throws {
+        stub.stub(.get, Self.url, replies: [Self.response(503), Self.response(200, "ok")])
+        async let outcome = Retried("/r", session: session).dataResponse()
+        await driveBackoff(times: 1)
+        let response = await outcome
+        #expect(response.timeline.hasPrefix("#1 503 → waited "), "\(response.timeline)")
+    }
+
+    /// A POST the rules would have repeated but for its method: the timeline and the error say so, and name
+    /// the brick that allows a repeat.
+    @Test func aPostAnswered503SaysWhyItWasNotRepeated() async {
+        stub.stub(.post, Self.url, replies: [Self.response(503)])
+        let response = await Retried("/r", method: .post, session: session).dataResponse()
+        #expect(stub.requests.count == 1)
+        guard case .gaveUp(let failure)? = response.error else { Issue.record("got \(String(describing: response.error))"); return }
+        #expect(failure.reason == .notIdempotent && failure.attempts.count == 1)
+        #expect(response.timeline == "#1 503 → retry not taken: POST is not idempotent (IdempotencyKeyType allows a repeat)")
+        #expect(response.error?.description.contains("IdempotencyKeyType allows a repeat") == true)
+        #expect(response.error?.response?.head.status == 503)
     }
 
     @Test func failWhenNotReachableFailsAtOnceWithoutSending() async {

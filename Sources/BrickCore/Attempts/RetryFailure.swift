@@ -10,7 +10,8 @@ public struct RetryFailure: Error, Sendable, CustomStringConvertible {
         case retriesExhausted(retries: Int)
         /// After retries, the last failure is one retrying cannot cure.
         case notRetryable
-        /// After retries, the last failure may have reached the server and the request is not idempotent.
+        /// The last failure may have reached the server, the rules would have repeated it, and the request is
+        /// not idempotent: after retries, or after the first attempt alone.
         case notIdempotent
         /// The host is unreachable and the request fails at once rather than wait
         /// (``AutoRetryConfiguration/failWhenNotReachable``).
@@ -57,7 +58,8 @@ extension RetryFailure.Reason: CustomStringConvertible {
         switch self {
         case .retriesExhausted(let retries): "\(retries) retr\(retries == 1 ? "y" : "ies") spent"
         case .notRetryable: "the last failure is not one a retry cures"
-        case .notIdempotent: "the request may have arrived and may not be sent twice"
+        case .notIdempotent:
+            "the request may have arrived and is not idempotent, so the rules do not send it twice (IdempotencyKeyType allows a repeat)"
         case .notReachable(let host): "\(host) is not reachable"
         case .networkWaitExpired(let host, let waited): "\(host) stayed unreachable for \(waited)"
         case .deadlineExceeded: "the deadline would have passed"

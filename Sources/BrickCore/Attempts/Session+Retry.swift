@@ -29,13 +29,19 @@ struct RetryState: Sendable {
 
     /// What the call fails with when the rules give up after `error` (`nil` before any attempt): the plain
     /// error when the first attempt failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)``
-    /// with every attempt.
+    /// with every attempt (a status not retried for the request's method alone included, after one attempt).
     func failure(_ why: RetryDecision.GiveUp, error: BrickError?, attempts: [AttemptRecord]) -> BrickError {
         let reason: RetryFailure.Reason
         switch why {
-        case .notRetryable, .notIdempotent:
+        case .notRetryable:
             if retries == 0, let error { return error }
-            reason = why == .notRetryable ? .notRetryable : .notIdempotent
+            reason = .notRetryable
+        case .notIdempotent:
+            // A first attempt cut off after sending keeps its transport error, whose words say it may have
+            // arrived; one answered with a status the rules would have retried but for the method gives up
+            // after that attempt, saying so (a plain status error would leave the caller to guess).
+            if retries == 0, let error, error.response == nil { return error }
+            reason = .notIdempotent
         case .retriesExhausted: reason = .retriesExhausted(retries: retries)
         case .notReachable: reason = .notReachable(host: host)
         case .deadlineExceeded: reason = .deadlineExceeded

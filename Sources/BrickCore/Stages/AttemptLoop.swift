@@ -73,6 +73,8 @@ extension Session {
         if let pending, let stop = await carryOut(pending, call, state.retry) { return stop }
         if case .waitForNetwork? = pending { return nil }
         guard let rules = state.retry, let verdict = await verdictBeforeAttempt(call, rules) else { return nil }
+        // A wait for the route before the first attempt shows in the timeline as the wait before it.
+        if state.attempts == 0, case .waitForNetwork = verdict { state.lastEnd = timeline.now() }
         return await carryOut(verdict, call, state.retry)
     }
 
@@ -127,7 +129,9 @@ extension Session {
     @inline(never)
     func apply(_ verdict: RetryDecision.Verdict, after error: BrickError, _ this: AttemptResult, _ state: inout LoopState, _ call: Call) -> BrickError? {
         if case .giveUp(let why) = verdict {
-            record(this, error: error, state, call)
+            // A request the rules would have repeated but for its method says so in the timeline.
+            let notTaken = why == .notIdempotent ? "\(this.sent.method.rawValue) is not idempotent (IdempotencyKeyType allows a repeat)" : nil
+            record(this, error: error, retryNotTaken: notTaken, state, call)
             return giveUp(call, state.retry, why, error: error)
         }
         if case .retry = verdict, let origin = budgetRefusesRetry(call) {
