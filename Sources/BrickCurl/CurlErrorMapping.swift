@@ -27,8 +27,20 @@ enum CurlErrorMapping {
         let kind = kind(code: code, message: message, context: context)
         let resent = kind == .connectionLost && context.requestWentOut
             && neverSentKinds.contains(baseKind(code: code, message: message, context: context))
-        return TransportError(kind, curlCode: code, osErrno: errno,
-                              message: resent ? message + " (while sending the request again: it may have arrived)" : message)
+        let said = resent ? message + " (while sending the request again: it may have arrived)" : message
+        return TransportError(kind, curlCode: code, osErrno: errno, message: said + (wayOut(code: code).map { " (\($0))" } ?? ""))
+    }
+
+    /// What to do about a TLS failure whose cause the caller can change, in the library's own terms.
+    static func wayOut(code: Int) -> String? {
+        switch code {
+        case 60, 77:  // the peer's certificate is not trusted; the CA file cannot be read
+            "a self-signed or private CA is trusted through TransportOptions.caBundlePath (brick --cacert FILE), "
+                + "or the server's key pinned through TransportOptions.pinnedPublicKeys"
+        case 90: "the server's public key is not one of TransportOptions.pinnedPublicKeys"
+        case 58: "the client certificate or its key cannot be used: see TransportOptions.clientCertificate"
+        default: nil
+        }
     }
 
     static func kind(code: Int, message: String, context: Context) -> TransportError.Kind {

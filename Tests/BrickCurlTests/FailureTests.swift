@@ -85,9 +85,11 @@ import Testing
         #expect(requests.load(ordering: .relaxed) == 1)
     }
 
-    @Test func refusesAnUntrustedCertificate() async throws {
+    @Test func refusesAnUntrustedCertificateAndNamesTheWayOut() async throws {
         let error = try await failure(try nginx().tlsURL("/small"))
         #expect(error.kind == .tlsFailure)
+        #expect(error.message.contains("TransportOptions.caBundlePath") && error.message.contains("brick --cacert"), "\(error.message)")
+        #expect(error.message.contains("pinnedPublicKeys"))
     }
 
     @Test func refusesACertificateForAnotherName() async throws {
@@ -102,5 +104,6 @@ import Testing
         options.caBundlePath = "/nonexistent/ca.pem"
         let error = try await failure(try nginx().tlsURL("/small"), options: options)
         #expect(error.kind == .tlsFailure)
+        #expect(error.message.contains("TransportOptions.caBundlePath"), "\(error.message)")
     }
 }

@@ -251,3 +251,16 @@ import Testing
         #expect(headers.contains(name: "x-empty") && !headers.contains(name: "X-Emp"))
     }
 }
+
+/// `print` of a response shows what a reader looks for: the status, the body's length and the call.
+@Suite struct TransportResponseDescriptionTests {
+    @Test func aResponsePrintsItsStatusLengthAndCall() {
+        var response = TransportResponse(head: ResponseHead(status: 404, headers: ["Content-Type": "text/plain"]), body: Data("gone".utf8))
+        #expect(response.description == "404, 4 bytes")
+        response.call = CallLine(TransportRequest(url: "https://api.test/users?token=s3cret"))
+        #expect(response.description == "404, 4 bytes (GET \"https://api.test/users…\")")
+        #expect(!response.description.contains("s3cret"))
+        #expect(response.debugDescription.contains("HTTP/1.1, 1 header field)"))
+        #expect(String(describing: TransportResponse(head: ResponseHead(status: 200), body: Data([1]))) == "200, 1 byte")
+    }
+}
