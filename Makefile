@@ -8,8 +8,9 @@ demo:
 
 # Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), the functions' lengths
 # (.ci/sizes.py), that the README's dependency lines resolve (.ci/dependency-line), the CHANGELOG's form
-# (.ci/changelog.py) and that Tests/DocSamples holds every Swift sample of the README and Docs/
-# (.ci/doc-samples.py), then builds once (the samples compile with the rest) and runs every test, with every
+# (.ci/changelog.py), that Tests/DocSamples holds every Swift sample of the README and Docs/
+# (.ci/doc-samples.py) and that the pages give one install line, the one .ci/setup installs
+# (.ci/install-line.py), then builds once (the samples compile with the rest) and runs every test, with every
 # package trait on (the integrations and their dependencies: Package.swift).
 test:
 	bash .ci/setup test
@@ -18,6 +19,7 @@ test:
 	bash .ci/dependency-line
 	python3 .ci/changelog.py
 	python3 .ci/doc-samples.py --check
+	python3 .ci/install-line.py
 	swift build --build-tests --enable-all-traits
 	swift test --skip-build --enable-all-traits
 
