@@ -89,11 +89,21 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// This error with `call` recorded where it has room for it (a transport error), unless one is there.
+    /// This error with `call` recorded where it has room for it (a transport error, a response refused or not
+    /// serialized), unless one is there.
     func naming(_ call: @autoclosure () -> CallLine) -> BrickError {
-        guard case .transport(var error) = self, error.call == nil else { return self }
-        error.call = call()
-        return .transport(error)
+        switch self {
+        case .transport(var error) where error.call == nil:
+            error.call = call()
+            return .transport(error)
+        case .validation(let refusal, var response) where response.call == nil:
+            response.call = call()
+            return .validation(refusal, response: response)
+        case .serialization(let failure, var response) where response.call == nil:
+            response.call = call()
+            return .serialization(failure, response: response)
+        default: return self
+        }
     }
 
     /// What went wrong, after the call it belongs to when that is known (``call``): `GET "https://…": …`.
@@ -109,7 +119,7 @@ public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
         case .serialization(let error, let response):
             "cannot serialize the response (status \(response.head.status), \(response.body.count) bytes): \(error)"
         case .validation(let error, let response):
-            "response not accepted (status \(response.head.status), \(response.body.count) bytes): \(error)"
+            "response not accepted (\(response.body.count) bytes): \(error)"
         case .requestEncoding(let error): "cannot build the request: \(error)"
         case .interceptor(let error): "interceptor failed: \(error)"
         case .gaveUp(let failure):

@@ -69,7 +69,7 @@ import TestServers
                 for: TransportRequest(url: server.baseURL + "/status?code=503&key=gave\(round)"), retry: rules, validation: .successful)
             let cases: [(BrickError?, String)] = [
                 (transport.error, #"GET "http://127.0.0.1:\#(refused.port)/orders…": connection refused: "#),
-                (status.error, #"DELETE "\#(server.baseURL)/status…": response not accepted (status 404"#),
+                (status.error, #"DELETE "\#(server.baseURL)/status…": response not accepted ("#),
                 (gaveUp.error, #"GET "\#(server.baseURL)/status…": gave up after 2 attempts"#),
             ]
             for (error, prefix) in cases {
@@ -79,6 +79,19 @@ import TestServers
                 #expect(!said.contains("s3cret"), "\(said)")
                 #expect(said.components(separatedBy: "/status…").count <= 2, "the call is named once: \(said)")
             }
+        }
+        // A refused status says once what was refused and which brick decides; a download's names its call too.
+        let refused404 = "\(try #require(await session.dataResponse(for: TransportRequest(url: server.baseURL + "/status?code=404"), validation: .successful).error))"
+        #expect(refused404.contains("status 404 is not one the request accepts") && refused404.contains("NoValidationType"), "\(refused404)")
+        #expect(refused404.components(separatedBy: "404").count == 2, "the status said once: \(refused404)")
+        let directory = try Paths.scratchDirectory("error-download")
+        defer { Paths.removeTree(directory) }
+        do {
+            _ = try await session.download(from: server.baseURL + "/status?code=404&token=s3cret", to: URL(fileURLWithPath: directory + "/file"))
+            Issue.record("a 404 downloaded")
+        } catch {
+            let said = "\(error)"
+            #expect(said.hasPrefix(#"GET "\#(server.baseURL)/status…": response not accepted ("#) && !said.contains("s3cret"), "\(said)")
         }
         let mismatch = try #require(await GetWrongShape().dataResponse().error)
         #expect("\(mismatch)".hasPrefix(#"GET "http"#) && "\(mismatch)".contains(": cannot serialize the response"), "\(mismatch)")

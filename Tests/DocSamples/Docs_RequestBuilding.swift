@@ -25,6 +25,10 @@ fileprivate final class GetUser: Component, GETRequestType, APISessionRequestTyp
     var URLString: String { "https://api.example.com/users/\(userID)" }
     init(userID: Int) { self.userID = userID; super.init() }
 }
+fileprivate final class GetReport: Component, GETRequestType, APISessionRequestType, CustomTimeoutType, DataResponseType {
+    var URLString: String { "https://api.example.com/reports/latest" }
+    var requestTimeout: Duration { .seconds(30) }
+}
 
 fileprivate enum SamplesOfRequestBuilding {
 

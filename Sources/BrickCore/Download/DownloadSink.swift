@@ -47,7 +47,7 @@ final class DownloadSink: Sendable {
             learned.withLock { $0.finalHead = receiver.head }
             return outcome
         } catch {
-            return .failure(error)
+            return .failure(error.naming(response.call ?? CallLine(call.request)))  // a download's error names its call too
         }
     }
 }

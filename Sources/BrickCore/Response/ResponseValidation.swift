@@ -53,9 +53,12 @@ public enum ResponseValidationError: Error, Sendable, Equatable, CustomStringCon
 
     public var description: String {
         switch self {
-        case .unacceptableStatusCode(let status): "unacceptable status code \(status)"
+        case .unacceptableStatusCode(let status):
+            "status \(status) is not one the request accepts (its validation brick decides: StatusCodeValidationType lists "
+                + "the statuses, NoValidationType accepts every one)"
         case .unacceptableContentType(let received, let acceptable):
-            "unacceptable content type \(received ?? "(none)"), expected \(acceptable.joined(separator: " or "))"
+            "content type \(received ?? "(none)") is not one the request accepts, \(acceptable.joined(separator: " or ")) "
+                + "(ContentTypeValidationType decides)"
         }
     }
 }
