@@ -31,19 +31,19 @@ enum Call {
     }
 
     static func download(_ invocation: Invocation, to path: String, session: Session) async -> Int32 {
-        let bar = ProgressBar()
+        let bar = invocation.quiet ? nil : ProgressBar()
         do throws(BrickError) {
-            let result = try await CommandRequest(invocation, session: session).download(to: URL(fileURLWithPath: path)) { bar.show($0) }
-            bar.finish()
+            let result = try await CommandRequest(invocation, session: session).download(to: URL(fileURLWithPath: path)) { bar?.show($0) }
+            bar?.finish()
             if invocation.verbose { Output.error(HeadLines.lines(for: result.attempts).map { $0 + "\n" }.joined()) }
             var summary = "saved \(path): \(ByteCount.text(result.length))"
             if result.resumedFrom > 0 { summary += ", resumed from \(ByteCount.text(result.resumedFrom))" }
             if result.restarted { summary += ", fetched again from the start (the file had changed)" }
-            Output.error(summary + "\n")
+            if !invocation.quiet { Output.error(summary + "\n") }
             if invocation.timing { timing(nil, result.timeline) }
             return 0
         } catch {
-            bar.finish()
+            bar?.finish()
             if Interrupt.happened {
                 var partial = stat()
                 let kept = stat(path + ".part", &partial) == 0 ? Int64(partial.st_size) : 0

@@ -3,15 +3,7 @@
 enum OptionHints {
     /// Options of curl and HTTPie that brick spells otherwise, or needs not.
     static let habits: [String: String] = [
-        "-L": "brick follows redirects by default (--max-redirects N, --no-follow)",
-        "--location": "brick follows redirects by default (--max-redirects N, --no-follow)",
-        "-o": "save the body with --download FILE (or > FILE)",
-        "--output": "save the body with --download FILE (or > FILE)",
         "-O": "--download saves the body under the URL's last path segment: brick -d URL",
-        "-H": "give a header as an item: brick URL 'Name:value'",
-        "--header": "give a header as an item: brick URL 'Name:value'",
-        "-X": "name the method before the URL: brick POST URL",
-        "--request": "name the method before the URL: brick POST URL",
         "-k": "brick never turns TLS verification off; trust a certificate authority with --cacert FILE",
         "--insecure": "brick never turns TLS verification off; trust a certificate authority with --cacert FILE",
         "--verify": "brick always verifies TLS; trust a certificate authority with --cacert FILE",
@@ -24,10 +16,6 @@ enum OptionHints {
         "--user": "-a USER:PASSWORD (or -a USER, asked for the password)",
         "-i": "-p Hhb shows the heads with the body",
         "--include": "-p Hhb shows the heads with the body",
-        "-s": "brick shows no progress when its output is piped",
-        "--silent": "brick shows no progress when its output is piped",
-        "-I": "send a HEAD: brick HEAD URL",
-        "--head": "send a HEAD: brick HEAD URL",
         "-m": "--timeout SECONDS",
         "--max-time": "--timeout SECONDS",
         "--follow-all": "brick follows redirects by default (--max-redirects N, --no-follow)",

@@ -51,6 +51,10 @@ enum Usage {
         --completion bash|zsh|fish  print the shell's completion script
         --version, --help
 
+        curl's spellings are taken where they mean the same: -H 'Name: value' (a header), -X METHOD
+        (--request), -I (--head: a HEAD, its answer's head shown), -o FILE (--output: as --download),
+        -L (--location: following is the default), -s (--silent: no progress bar, no summary line)
+
         On a terminal the response's head and body are shown, in colour unless NO_COLOR is set;
         piped, the body alone, as it came. What the command says goes to standard error: the
         status line of a 4xx or 5xx answer whose head is not shown, errors, progress. Exit status:

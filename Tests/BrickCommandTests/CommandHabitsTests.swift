@@ -8,7 +8,7 @@ import TestServers
 /// and a form takes `name:=json` fields.
 @Suite struct CommandHabitsTests {
     @Test(arguments: [
-        ("-L", "follows redirects by default"), ("-o", "--download FILE"), ("-H", "'Name:value'"), ("-X", "brick POST URL"),
+        ("-O", "--download saves the body"), ("--data-raw", "--json TEXT"), ("-i", "-p Hhb"),
         ("-k", "--cacert FILE"), ("--check-status", "exits with 4 for a 4xx"), ("-u", "-a USER:PASSWORD"), ("--verbos", "did you mean --verbose?"),
         ("--max-redirect", "did you mean --max-redirects?"),
     ])
@@ -16,6 +16,33 @@ import TestServers
         let outcome = try await Brick.run(option, "x", try httpbin().url("/get"))
         #expect(outcome.status == 2)
         #expect(outcome.error.contains("unknown option \(option): ") && outcome.error.contains(hint), "\(outcome.error)")
+    }
+
+    /// A curl user's first commands, taken as curl means them: a header and the method, a HEAD, the body
+    /// to a file quietly, following.
+    @Test func curlsUnambiguousOptionsMeanWhatTheyMeanInCurl() async throws {
+        let echoed = try await Brick.run("-L", "-H", "X-Habit:  from curl ", "-X", "put", try httpbin().url("/anything"))
+        #expect(echoed.status == 0, "\(echoed.error)")
+        #expect(echoed.text.contains(#""method": "PUT""#) && echoed.text.contains(#""X-Habit": "from curl""#), "\(echoed.text)")
+
+        let head = try await Brick.run("-I", try httpbin().url("/get"))
+        #expect(head.status == 0 && head.text.hasPrefix("HTTP/1.1 200"), "\(head.text)")
+        #expect(!head.text.contains("\"url\""), "a HEAD has no body: \(head.text)")
+
+        let directory = try Paths.scratchDirectory("curl-habits")
+        defer { Paths.removeTree(directory) }
+        let saved = try await Brick.run("-s", "-o", directory + "/ten", try httpbin().url("/bytes/10"))
+        #expect(saved.status == 0 && saved.error.isEmpty, "-s says nothing: \(saved.error)")
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: directory + "/ten")))?.count == 10)
+    }
+
+    @Test(arguments: [["-H", "no colon here"], ["-X", "PUT", "POST"], ["-X", "not a method"]])
+    func aCurlOptionThatCannotMeanAnythingSendsNothing(arguments: [String]) async throws {
+        let server = try FaultServer()
+        defer { server.stop() }
+        let outcome = try await PipedChild.run([try Brick.path()] + arguments + [server.baseURL + "/ok?key=curl-habit"])
+        #expect(outcome.status == 2, "\(outcome.error)")
+        #expect(server.count("curl-habit") == 0)
     }
 
     @Test func dashDWithAFieldIsRefusedNotTakenForAFile() async throws {
