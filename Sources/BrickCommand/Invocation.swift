@@ -40,7 +40,7 @@ struct Invocation: Sendable {
     /// `-s`, as curl's: no progress bar and no summary line (errors are still said).
     var quiet = false
     /// The method `-X`, `--request`, `-I` or `--head` names (curl's spelling of a method before the URL).
-    private var methodOption: HTTPMethod?
+    var methodOption: HTTPMethod?
     /// What the options say that only the items make sense of: the body's form, the credentials.
     private var parsing = (form: false, json: String?.none, credentials: String?.none, authType: "basic")
 
@@ -106,10 +106,7 @@ struct Invocation: Sendable {
         case "--session": session = try value()
         case "--har": har = try value()
         case "--har-secrets": harSecrets = true
-        case "--completion":
-            let name = try value()
-            guard let shell = Completion.Shell(rawValue: name) else { throw UsageError("--completion takes bash, zsh or fish, not \(name)") }
-            action = .completion(shell)
+        case "--completion": action = .completion(try Self.shell(try value()))
         case "--download", "-d":
             let file = try value()
             // curl's `-d a=b` sends data; here `-d` is HTTPie's --download, so a field is not taken for a file.
@@ -117,16 +114,8 @@ struct Invocation: Sendable {
                 throw UsageError("-d is --download FILE (as in HTTPie); to send \(file), write it as an item: brick URL \(file)")
             }
             download = file
-        // curl's options whose meaning is the same here: a header, the method, a HEAD, the body to a file,
-        // following (already the default), quiet.
-        case "-H", "--header": try header(try value())
-        case "-X", "--request": methodOption = try Self.method(try value())
-        case "-I", "--head":
-            methodOption = .head
-            if shown == nil { shown = try Shown(parsing: "h") }  // the answer's head, as curl -I prints it
-        case "-o", "--output": download = try value()
-        case "-s", "--silent": quiet = true
-        case "--follow", "-L", "--location": follows = true
+        case "-H", "--header", "-X", "--request", "-I", "--head", "-o", "--output", "-s", "--silent", "-L", "--location", "--follow":
+            try readCurls(option, value)
         case "--no-follow": follows = false
         case "--max-redirects":
             let text = try value()
@@ -186,23 +175,6 @@ struct Invocation: Sendable {
         if body == .none, !ignoresStandardInput, let piped = try standardInput(), !piped.isEmpty { body = .raw(piped) }
         if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
         if let credentials = parsing.credentials { try authorize(credentials, type: parsing.authType, password: password) }
-    }
-
-    /// curl's `-H "Name: value"`: a field of the request (the spaces after the colon are not the value's).
-    private mutating func header(_ line: String) throws(UsageError) {
-        guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
-            throw UsageError("-H takes 'Name: value', not \(line) (or give a header as an item: brick URL 'Name:value')")
-        }
-        let name = String(line[..<colon].trimmingWhitespace)
-        let value = String(line[line.index(after: colon)...].trimmingWhitespace)
-        guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw UsageError("-H: \(name.debugDescription) is not a field name") }
-        headers.add(name: name, value: value)
-    }
-
-    /// `-X`'s method: a token, in capitals as sent.
-    private static func method(_ text: String) throws(UsageError) -> HTTPMethod {
-        guard looksLikeMethod(text) else { throw UsageError("-X takes a method (GET, POST, PUT …), not \(text)") }
-        return HTTPMethod(text.uppercased())
     }
 
     /// `-a user:password` (Basic) or `-A bearer -a token`: the `Authorization` field, unless the command line
