@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "BrickCore", targets: ["BrickCore"]),
         .library(name: "BrickCookies", targets: ["BrickCookies"]),
         .library(name: "Bricks", targets: ["Bricks"]),
+        .library(name: "BrickWebSocket", targets: ["BrickWebSocket"]),
         .library(name: "BrickTesting", targets: ["BrickTesting"]),
         // Real traffic recorded into HAR cassettes and replayed in tests.
         .library(name: "BrickCassette", targets: ["BrickCassette"]),
@@ -91,12 +92,17 @@ let package = Package(
         // The cookie jar, with the system's public suffix list (libpsl): a module of its own, so that BrickCore
         // links only what every call needs.
         .target(name: "BrickCookies", dependencies: ["BrickSystem", "BrickTransport", "BrickCore", "CPublicSuffix"], swiftSettings: strict),
+        // WebSockets (RFC 6455, permessage-deflate of RFC 7692 through the system's zlib): the handshake a call
+        // through the session, the frames over the connection the transport hands over.
+        .target(name: "BrickWebSocket", dependencies: ["BrickSystem", "BrickTransport", "BrickCore", "CContentCoding"], swiftSettings: strict),
         // The stock bricks: one protocol and its default per file.
         .target(
             name: "Bricks", dependencies: ["BrickSystem", "BrickCore", .product(name: "Logging", package: "swift-log")], path: "Bricks",
             swiftSettings: strict),
         // What users import: the core and the stock bricks.
-        .target(name: "BrickRequest", dependencies: ["BrickCore", "BrickCookies", "Bricks", "BrickCurl", "BrickReachability"], swiftSettings: strict),
+        .target(
+            name: "BrickRequest", dependencies: ["BrickCore", "BrickCookies", "BrickWebSocket", "Bricks", "BrickCurl", "BrickReachability"],
+            swiftSettings: strict),
         // Conversions to and from swift-http-types' HTTPRequest, HTTPResponse and HTTPFields.
         .target(
             name: "BrickHTTPTypes", dependencies: ["BrickCore", .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["HTTPTypes"]))],
@@ -142,6 +148,8 @@ let package = Package(
         // `brick`: one request from the command line, through the library; no dependency of its own.
         .executableTarget(name: "BrickCommand", dependencies: ["BrickRequest", "BrickCore", "BrickCassette"], swiftSettings: strict),
         .executableTarget(name: "brick-demo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], path: "Sources/BrickDemo", swiftSettings: strict),
+        // The library as an Autobahn|Testsuite echo client: `autobahn-client BASE_URL AGENT` (make autobahn).
+        .executableTarget(name: "autobahn-client", dependencies: ["BrickRequest"], path: "Sources/AutobahnClient", swiftSettings: strict),
         // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
         .executableTarget(name: "brick-bench", dependencies: ["BrickRequest", "BenchSupport"], path: "Sources/BrickBench", swiftSettings: strict),
         // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.

@@ -39,7 +39,8 @@ public final class CurlTransport: Transport {
     public func shutdown() async { await engine.shutdownAndWait() }
 
     public func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
-        CurlTransfer(request: request, transport: self)
+        if request.upgrade != nil { return UpgradeTransfer(request: request, transport: self) }
+        return CurlTransfer(request: request, transport: self)
     }
 
     /// The libcurl this transport runs on, for example `libcurl/7.88.1 OpenSSL/3.0.17 …`.

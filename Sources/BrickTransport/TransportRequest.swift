@@ -20,6 +20,11 @@ public struct TransportRequest: Sendable {
     /// redirected most likely left the first body unread and may be closing that connection, and a request
     /// that must not arrive twice would then fail as "may have arrived" instead of being sent.
     public var needsFreshConnection = false
+    /// Where the transport leaves the connection when the server switches protocols, for a request that asks
+    /// for an upgrade (a WebSocket handshake): the transport then connects over HTTP/1.1 only, sends the
+    /// request itself and, on a `101`, hands the connection over instead of reading a body. Default is `nil`:
+    /// an ordinary request.
+    public var upgrade: UpgradeSlot?
 
     /// Creates a request.
     public init(

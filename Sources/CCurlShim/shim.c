@@ -88,3 +88,7 @@ int brick_multi_next_done(CURLM *multi, CURL **easy, CURLcode *result) {
 CURLSHcode brick_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
     return curl_share_setopt(share, option, value);
 }
+
+CURLcode brick_easy_getinfo_socket(CURL *handle, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, CURLINFO_ACTIVESOCKET, value);
+}

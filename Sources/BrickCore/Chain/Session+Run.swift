@@ -11,7 +11,7 @@ extension Session {
     /// handlers it is made inside each attempt (``Conclusion``), where they can replace, recover or retry it.
     @_specialize(where Value == Data)
     @_specialize(where Value == String)
-    nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
+    package nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         guard configuration.errorHandlers.isEmpty else { return await runSerializingInAttempts(plan, serializer: serializer) }
         guard let call = try? plan.call(on: self, delivery: .collected(serializer: nil)) else { return Self.unmade(plan) }
         let outcome = await call.chain.runCall(call, from: 0)

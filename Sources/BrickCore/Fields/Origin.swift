@@ -2,7 +2,9 @@
 /// in the core: what decides where the session's fields go, which origin's protections a call draws on,
 /// which credentials a redirect keeps and which stored responses an unsafe request invalidates.
 ///
-/// The scheme and host are compared lowercased, the port as a number (`:080` is port 80, the scheme's own
+/// A WebSocket's `ws` and `wss` are the origins of `http` and `https` (a WebSocket's handshake is an HTTP
+/// request to that origin, RFC 6455 §4.1), so the session treats the two alike. The scheme and host are
+/// compared lowercased, the port as a number (`:080` is port 80, the scheme's own
 /// when the URL names none); the user info is never part of it. A URL whose port is not a number from 0 to
 /// 65535 has no origin, and so is the same origin as nothing.
 struct Origin: Equatable, Sendable, CustomStringConvertible {
@@ -13,7 +15,7 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     /// The origin of `url`; `nil` when it has no `://`, no host, or a port that is not a port.
     init?(_ url: String) {
         guard let parts = URLAuthority(url) else { return nil }
-        scheme = parts.scheme
+        scheme = parts.scheme == "ws" ? "http" : parts.scheme == "wss" ? "https" : parts.scheme
         host = parts.host
         guard let digits = parts.port, !digits.isEmpty else {
             port = Self.defaultPort(of: scheme)
@@ -39,7 +41,7 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
         return name
     }
 
-    private static func defaultPort(of scheme: String) -> Int { scheme == "https" || scheme == "wss" ? 443 : 80 }
+    private static func defaultPort(of scheme: String) -> Int { scheme == "https" ? 443 : 80 }
 
     /// Whether `url` has the origin of `base`. When `url` is `base` followed by nothing or by a path, query or
     /// fragment (the usual request of a session with a base URL), the two have the same authority byte for

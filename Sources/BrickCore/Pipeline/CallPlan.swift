@@ -29,15 +29,31 @@ package struct CallPlan: Sendable {
             stages: stages)
     }
 
-    private init(_ plan: CallPlan, request: Result<TransportRequest, BrickError>) {
+    private init(
+        _ plan: CallPlan, request: Result<TransportRequest, BrickError>, cacheMode: CacheMode? = nil, validation: ResponseValidation? = nil,
+        hedged: Bool = true
+    ) {
         self.request = request
         autoRetryConfiguration = plan.autoRetryConfiguration
         idempotency = plan.idempotency
-        cacheMode = plan.cacheMode
-        validation = plan.validation
+        self.cacheMode = cacheMode ?? plan.cacheMode
+        self.validation = validation ?? plan.validation
         originPolicy = plan.originPolicy
-        hedging = plan.hedging
+        hedging = hedged ? plan.hedging : nil
         parts = plan.parts
+    }
+
+    /// The same plan as an upgrade handshake (a WebSocket's): its request changed by `change` (which sets
+    /// ``TransportRequest/upgrade``), never answered from or stored in the cache, never hedged (one
+    /// connection is wanted), and a `101` the one answer that succeeds.
+    package func upgrading(_ change: (inout TransportRequest) -> Void) -> CallPlan {
+        CallPlan(
+            self,
+            request: request.map { request in
+                var request = request
+                change(&request)
+                return request
+            }, cacheMode: .withoutCache, validation: ResponseValidation(statusCodes: [101...101]), hedged: false)
     }
 
     /// The same plan, its request's headers changed by `change`.

@@ -59,6 +59,7 @@ extension Session {
             options: request.options, idempotency: idempotency)
         prepared.body = request.body
         prepared.needsFreshConnection = request.needsFreshConnection
+        prepared.upgrade = request.upgrade
         return CallPlan(
             request: .success(prepared), requestType: TransportRequest.self, modifiers: [], interceptors: [],
             requestLogging: nil, autoRetryConfiguration: retry, idempotency: idempotency, cacheMode: .default,

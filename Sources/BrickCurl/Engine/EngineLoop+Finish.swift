@@ -10,7 +10,7 @@ extension EngineLoop {
         var context: UnsafeMutableRawPointer?
         guard brick_easy_getinfo_pointer(raw, CURLINFO_PRIVATE, &context) == CURLE_OK,
             let transfer = EasyHandle.transfer(at: context)?.takeUnretainedValue()
-        else { return }
+        else { return finishLink(raw, code) }
         // Alive: a handle leaves the multi handle (which also drops its pending message) before its
         // transfer leaves `running`.
         if code == CURLE_OK {

@@ -21,7 +21,15 @@ extension EngineLoop {
     func shutdown() {
         let failure = TransportError(.cancelled, message: "the transport has shut down")
         for command in mailbox.close() {
-            if case .start(let transfer) = command { deliver(transfer, failure: failure) }
+            switch command {
+            case .start(let transfer): deliver(transfer, failure: failure)
+            case .link(let link, _): link.end(with: failure)
+            default: break
+            }
+        }
+        while let link = links.last {
+            link.end(with: failure)
+            take(link)
         }
         for transfer in admission.drain() { deliver(transfer, failure: failure) }
         while let transfer = running.last {
@@ -32,6 +40,7 @@ extension EngineLoop {
         draining.removeAll()
         idleHandles.drain()
         curl_multi_cleanup(multi)
+        linkScratchStorage?.deallocate()
         pools.drain()
         stopped.signal()
     }

@@ -36,6 +36,12 @@ final class EngineLoop {
     /// What `curl_multi_poll` watches besides libcurl's own sockets: the mailbox's eventfd.
     @exclusivity(unchecked) private var wakeup: curl_waitfd
 
+    /// The upgraded connections (``SocketLink``), connecting or connected: their handles sit in the multi
+    /// handle, their sockets in the poll.
+    @exclusivity(unchecked) var links: [SocketLink] = []
+    /// Where links' bytes are read into (``linkScratch``), made when the first link is serviced.
+    @exclusivity(unchecked) var linkScratchStorage: UnsafeMutableRawBufferPointer?
+
     /// Raised when the loop has ended and the multi handle is cleaned up.
     let stopped: EngineStopped
 
@@ -74,7 +80,9 @@ final class EngineLoop {
             } else if admission.counting {
                 admission.stopCountingIfIdle(runningTotal: running.count)
             }
-            if mailbox.prepareToSleep() {
+            if !links.isEmpty {
+                pollWithLinks(sleep: sleep)
+            } else if mailbox.prepareToSleep() {
                 var ready: Int32 = 0
                 wakeup.revents = 0
                 _ = curl_multi_poll(multi, &wakeup, 1, sleep, &ready)
@@ -82,6 +90,19 @@ final class EngineLoop {
             }
         }
         shutdown()
+    }
+
+    /// Sleeps in `curl_multi_poll` watching the links' sockets too (with the mailbox's eventfd), then moves
+    /// the bytes of those that are ready.
+    private func pollWithLinks(sleep: Int32) {
+        var descriptors = linkPollDescriptors()
+        guard mailbox.prepareToSleep() else { return }
+        var ready: Int32 = 0
+        _ = descriptors.withUnsafeMutableBufferPointer { buffer in
+            curl_multi_poll(multi, buffer.baseAddress, UInt32(buffer.count), sleep, &ready)
+        }
+        if descriptors[0].revents != 0 { mailbox.acknowledgeWakeup() }
+        descriptors.withUnsafeMutableBufferPointer { serviceLinks(UnsafeMutableBufferPointer(rebasing: $0.dropFirst())) }
     }
 
     /// Whether `transfer` is in the multi handle now.
@@ -101,6 +122,7 @@ final class EngineLoop {
                 draining[ObjectIdentifier(transfer)] = nil
             case .resume(let transfer):
                 if isRunning(transfer) { resume(transfer) } else { drain(ObjectIdentifier(transfer)) }
+            case .link(let link, let command): apply(command, to: link)
             case .shutdown: return false
             }
         }

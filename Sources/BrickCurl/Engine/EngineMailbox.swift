@@ -8,6 +8,8 @@ enum EngineCommand: Sendable {
     case cancel(CurlTransfer)
     /// The streaming consumer caught up: unpause the transfer.
     case resume(CurlTransfer)
+    /// An upgraded connection's business (``LinkCommand``).
+    case link(SocketLink, LinkCommand)
     case shutdown
 }
 

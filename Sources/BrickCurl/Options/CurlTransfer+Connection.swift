@@ -7,7 +7,7 @@ import CCurlShim
 extension CurlTransfer {
     /// TLS for an https request: verification always on, TLS 1.2 at least, the trust, the client certificate,
     /// pinned keys, and HTTP/2 when the server offers it.
-    func setTLS(_ setter: inout OptionSetter, _ options: TransportOptions) {
+    static func setTLS(_ setter: inout OptionSetter, _ options: TransportOptions) {
         setter.long(CURLOPT_SSL_VERIFYPEER, 1)
         setter.long(CURLOPT_SSL_VERIFYHOST, 2)
         setter.long(CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2))
@@ -41,7 +41,7 @@ extension CurlTransfer {
     /// Where the connection goes: a Unix socket, an explicit proxy, none (ignoring the environment), or
     /// whatever curl's environment variables say (libcurl's default, so nothing is set unless they name
     /// no proxy at all).
-    func setRoute(_ setter: inout OptionSetter, _ options: TransportOptions) {
+    static func setRoute(_ setter: inout OptionSetter, _ options: TransportOptions) {
         if let socket = options.unixSocketPath { setter.string(CURLOPT_UNIX_SOCKET_PATH, socket) }
         switch options.proxy {
         case .environment:

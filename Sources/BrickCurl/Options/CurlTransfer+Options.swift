@@ -131,8 +131,8 @@ extension CurlTransfer {
         // libcurl reads the receive buffer's size once, when it first allocates it, and then refuses a new
         // one: this is set only here, on a new handle, with the engine's one size.
         setter.long(CURLOPT_BUFFERSIZE, receiveBufferSize)
-        setRoute(&setter, options)
-        if Self.isHTTPS(request.url) { setTLS(&setter, options) }
+        Self.setRoute(&setter, options)
+        if Self.isHTTPS(request.url) { Self.setTLS(&setter, options) }
         if options.httpVersion == .http1Only { setter.long(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
         // Content codings are decoded by the engine (``ContentDecoder``), never by libcurl: a paused stream
         // then holds compressed bytes, and a coding nobody knows is handed over as it came. The request's

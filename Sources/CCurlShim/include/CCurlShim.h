@@ -31,6 +31,8 @@ CURLcode brick_easy_setopt_prereq_callback(CURL *handle, brick_prereq_callback _
 CURLcode brick_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode brick_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *value);
 CURLcode brick_easy_getinfo_string(CURL *handle, CURLINFO info, const char *_Nullable *_Nonnull value);
+/// CURLINFO_ACTIVESOCKET, whose value is a curl_socket_t (an int here, not a long).
+CURLcode brick_easy_getinfo_socket(CURL *handle, curl_socket_t *value);
 CURLcode brick_easy_getinfo_pointer(CURL *handle, CURLINFO info, void *_Nullable *_Nonnull value);
 
 /// A finished transfer's timings (microseconds from its start), connections made and body sizes: the

@@ -1,0 +1,23 @@
+public import FoundationEssentials
+
+/// One whole message a WebSocket peer sent: its fragments joined, inflated when it came compressed, its text
+/// checked to be UTF-8.
+public enum WebSocketMessage: Sendable, Equatable {
+    case text(String)
+    case binary(Data)
+}
+
+/// How the peer ended the connection: the code and reason of its close frame (1005 when it gave none,
+/// 1006 when the connection ended without one).
+public struct WebSocketClose: Sendable, Equatable {
+    public let code: UInt16
+    public let reason: String
+
+    /// Whether `code` may appear in a close frame (RFC 6455 §7.4: 1000–1003, 1007–1014, 3000–4999).
+    static func isSendable(_ code: UInt16) -> Bool {
+        switch code {
+        case 1000...1003, 1007...1014, 3000...4999: true
+        default: false
+        }
+    }
+}

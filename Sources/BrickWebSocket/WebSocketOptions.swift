@@ -1,0 +1,27 @@
+/// The limits and habits of one WebSocket connection. Every limit bounds memory: a peer cannot make the
+/// client hold more than ``maxMessageSize`` plus one read buffer.
+public struct WebSocketOptions: Sendable, Equatable {
+    /// The largest frame accepted, announced length checked before anything is read. Default is 16 MiB.
+    public var maxFrameSize = 16 * 1024 * 1024
+    /// The largest message accepted (all its fragments, inflated). Default is 16 MiB.
+    public var maxMessageSize = 16 * 1024 * 1024
+    /// Subprotocols offered in `Sec-WebSocket-Protocol`, preferred first; the server must pick one of them
+    /// or none. Default is none.
+    public var subprotocols: [String] = []
+    /// Whether permessage-deflate (RFC 7692) is offered. Default is `true`.
+    public var compression = true
+    /// How long ``WebSocket/close(code:reason:)`` waits for the peer's close frame before closing the
+    /// connection anyway. Default is 5 s.
+    public var closeTimeout: Duration = .seconds(5)
+    /// How long ``WebSocket/ping()`` waits for its pong. Default is 10 s.
+    public var pingTimeout: Duration = .seconds(10)
+    /// Messages received and not yet read that are held before the client stops reading from the socket
+    /// (the peer is then slowed down by TCP). Default is 16.
+    public var bufferedMessages = 16
+
+    /// The defaults.
+    public init() {}
+
+    /// The defaults.
+    public static let `default` = WebSocketOptions()
+}
