@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench instructions sanitize fuzz docs soak load chaos retry-safety outage queue-bench
+.PHONY: demo test bench instructions sanitize fuzz autobahn docs soak load chaos retry-safety outage queue-bench
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -38,6 +38,10 @@ instructions:
 # The test suite under ThreadSanitizer and AddressSanitizer (see Docs/Reliability.md); CI runs it too.
 sanitize:
 	bash .ci/sanitize
+
+# Every client case of Autobahn|Testsuite (517) against the library's WebSocket client; CI runs it too.
+autobahn:
+	bash .ci/autobahn
 
 # Every fuzz target for a bounded number of runs (FUZZ_RUNS, default 20000) from its committed corpus;
 # FUZZ_SECONDS=N runs each for N seconds instead (the longer run in Docs/Reliability.md).

@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(name: "floor-bench", dependencies: ["CCurl", "CCurlShim", "BenchSupport"], path: "Sources/FloorBench", swiftSettings: strict),
 
         // Tests: one test target per target, plus the helpers that start real servers.
-        .target(name: "TestServers", dependencies: ["LoopbackServer", "BrickTransport"], path: "Tests/TestServers", exclude: ["upload_sink.py"], swiftSettings: strictTests),
+        .target(name: "TestServers", dependencies: ["LoopbackServer", "BrickTransport"], path: "Tests/TestServers", exclude: ["upload_sink.py", "ws_server.py"], swiftSettings: strictTests),
         .testTarget(name: "BrickSystemTests", dependencies: ["BrickSystem", "CMutex"], swiftSettings: strictTests),
         .testTarget(name: "BrickTransportTests", dependencies: ["BrickTransport"], swiftSettings: strictTests),
         .testTarget(name: "BrickCurlTests", dependencies: ["BrickCurl", "TestServers", "LoopbackServer"], swiftSettings: strictTests),
@@ -214,6 +214,8 @@ let package = Package(
             ],
             swiftSettings: strictTests),
         .testTarget(name: "BrickTestingTests", dependencies: ["BrickTesting"], swiftSettings: strictTests),
+        .testTarget(
+            name: "BrickWebSocketTests", dependencies: ["BrickWebSocket", "BrickRequest", "BrickTesting", "TestServers"], swiftSettings: strictTests),
         .testTarget(
             name: "BrickCassetteTests", dependencies: ["BrickCassette", "BrickTesting", "BrickRequest", "TestServers"],
             exclude: ["har-tools.py"], swiftSettings: strictTests),

@@ -13,6 +13,12 @@ public struct WebSocketClose: Sendable, Equatable {
     public let code: UInt16
     public let reason: String
 
+    /// A close with `code` and `reason`.
+    public init(code: UInt16, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
     /// Whether `code` may appear in a close frame (RFC 6455 §7.4: 1000–1003, 1007–1014, 3000–4999).
     static func isSendable(_ code: UInt16) -> Bool {
         switch code {

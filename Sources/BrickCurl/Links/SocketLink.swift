@@ -46,6 +46,9 @@ final class SocketLink: UpgradedConnection, @unchecked Sendable {
     }
 
     let request: TransportRequest
+    /// Held so that the engine (which ends with its transport) outlives the link: a WebSocket keeps working
+    /// after the session that opened it is gone.
+    let transport: CurlTransport
     let engineThread: EngineThread
     let mailbox: EngineMailbox
     /// How many bytes may wait in each direction before the other side waits (the request's stream buffer).
@@ -53,10 +56,11 @@ final class SocketLink: UpgradedConnection, @unchecked Sendable {
     let shared = Locked(Shared())
     @exclusivity(unchecked) private var engineSide = EngineSide()
 
-    init(request: TransportRequest, engine: CurlEngine) {
+    init(request: TransportRequest, transport: CurlTransport) {
         self.request = request
-        engineThread = engine.engineThread
-        mailbox = engine.mailbox
+        self.transport = transport
+        engineThread = transport.engine.engineThread
+        mailbox = transport.engine.mailbox
         room = max(16 * 1024, request.options.streamBufferSize)
     }
 

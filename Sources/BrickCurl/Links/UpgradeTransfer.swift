@@ -17,7 +17,7 @@ final class UpgradeTransfer: TransportTransfer, TransportEventSource, Sendable {
 
     init(request: TransportRequest, transport: CurlTransport) {
         self.request = request
-        link = SocketLink(request: request, engine: transport.engine)
+        link = SocketLink(request: request, transport: transport)
     }
 
     func response() async throws(TransportError) -> TransportResponse {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// The task that reads the connection: frames in, whole messages out, control frames answered, and the
 /// connection failed (with the close code RFC 6455 §7.4.1 gives the fault) at the first thing a peer may
 /// not send.
-extension WebSocket {
+extension WebSocketCore {
     /// A message being put together from its fragments.
     struct Assembly {
         let opcode: Frame.Opcode

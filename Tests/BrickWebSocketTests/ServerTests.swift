@@ -1,0 +1,112 @@
+import BrickRequest
+import FoundationEssentials
+import TestServers
+import Testing
+
+/// The client against Python's `websockets` (a peer no one here wrote), over the session's libcurl, and
+/// against a peer that answers the handshake and nothing else.
+@Suite(.serialized) struct ServerTests {
+    let server: WebSocketServer
+    init() throws { server = try WebSocketServer() }
+
+    @Test func textAndBinaryComeBackCompressed() async throws {
+        defer { server.stop() }
+        let socket = try await Session().webSocket(server.url("/echo"))
+        #expect(socket.isCompressed)
+        try await socket.send(text: "héllo")
+        let large = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        try await socket.send(binary: large)
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("héllo"))
+        #expect(try await iterator.next() == .binary(large))
+        try await socket.ping()
+        await socket.close()
+        #expect(socket.peerClose?.code == 1000)
+    }
+
+    @Test func withoutCompressionTheSameMessagesPass() async throws {
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.compression = false
+        let socket = try await Session().webSocket(server.url("/echo"), options: options)
+        #expect(!socket.isCompressed)
+        try await socket.send(text: String(repeating: "x", count: 70_000))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text(String(repeating: "x", count: 70_000)))
+        await socket.close()
+    }
+
+    @Test func theHandshakeGoesThroughTheSessionsChain() async throws {
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.baseURL = "http://127.0.0.1:\(server.port)"
+        configuration.headers = ["X-Api-Key": "k-123"]
+        let session = Session(configuration: configuration)
+        var options = WebSocketOptions()
+        options.subprotocols = ["chat.v1"]
+        let socket = try await session.webSocket("/headers", headers: ["X-Trace": "t-1"], options: options)
+        #expect(socket.subprotocol == "chat.v1")
+        var iterator = socket.messages.makeAsyncIterator()
+        guard case .text(let json)? = try await iterator.next() else { Issue.record("no headers message"); return }
+        let fields = try JSONDecoder().decode([String: String].self, from: Data(json.utf8))
+        #expect(fields["X-Api-Key"] == "k-123")
+        #expect(fields["X-Trace"] == "t-1")
+        #expect(fields["Sec-WebSocket-Protocol"] == "chat.v1")
+        #expect(fields["Upgrade"] == "websocket")
+        await socket.close()
+    }
+
+    @Test func thePeersCloseCodeAndReasonAreKept() async throws {
+        defer { server.stop() }
+        let socket = try await Session().webSocket(server.url("/close?code=4001&reason=gone"))
+        for try await message in socket.messages { Issue.record("unexpected \(message)") }
+        #expect(socket.peerClose == WebSocketClose(code: 4001, reason: "gone"))
+    }
+
+    @Test func aMessagePastTheLimitFailsTheConnectionWith1009() async throws {
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.maxMessageSize = 1 << 20
+        let socket = try await Session().webSocket(server.url("/big?size=\(4 << 20)"), options: options)
+        let error = await #expect(throws: WebSocketError.self) {
+            for try await _ in socket.messages {}
+        }
+        #expect(error?.kind == .tooBig)
+    }
+
+    @Test func aRefusedHandshakeSaysWhatCame() async throws {
+        defer { server.stop() }
+        let error = await #expect(throws: WebSocketError.self) {
+            _ = try await Session().webSocket(server.url("/refuse"))
+        }
+        #expect(error?.kind == .handshakeRefused)
+        #expect(error?.message.contains("403") == true)
+    }
+
+    @Test func aPeerThatNeverAnswersAPingIsDeclaredDead() async throws {
+        server.stop()
+        let silent = try WebSocketServer(silent: true)
+        defer { silent.stop() }
+        var options = WebSocketOptions()
+        options.compression = false
+        options.pingTimeout = .milliseconds(300)
+        options.closeTimeout = .milliseconds(300)
+        let socket = try await Session().webSocket(silent.url("/"), options: options)
+        let error = await #expect(throws: WebSocketError.self) { try await socket.ping() }
+        #expect(error?.kind == .pingTimedOut, "\(String(describing: error))")
+        await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
+    }
+
+    @Test func aPeerThatNeverAnswersTheCloseIsClosedAfterTheTimeout() async throws {
+        server.stop()
+        let silent = try WebSocketServer(silent: true)
+        defer { silent.stop() }
+        var options = WebSocketOptions()
+        options.compression = false
+        options.closeTimeout = .milliseconds(200)
+        let socket = try await Session().webSocket(silent.url("/"), options: options)
+        await socket.close()
+        #expect(socket.peerClose == nil)
+        await #expect(throws: WebSocketError.self) { try await socket.send(text: "after close") }
+    }
+}
