@@ -243,6 +243,6 @@ let package = Package(
 if ProcessInfo.processInfo.environment["BRICK_FUZZ"] == "1" {
     package.products.append(.executable(name: "brick-fuzz", targets: ["BrickFuzz"]))
     package.targets.append(.executableTarget(
-        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCookies", "BrickCurl", "Bricks", "BrickCassette", "CCurl", "CNetlink"], path: "Tests/Fuzz",
+        name: "BrickFuzz", dependencies: ["BrickCore", "BrickCookies", "BrickCurl", "Bricks", "BrickCassette", "BrickWebSocket", "CCurl", "CNetlink"], path: "Tests/Fuzz",
         exclude: ["Corpus"], swiftSettings: strictTests + [.unsafeFlags(["-parse-as-library"])]))
 }

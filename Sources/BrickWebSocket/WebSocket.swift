@@ -61,13 +61,20 @@ public final class WebSocket: Sendable {
 
     /// The messages of a ``WebSocket``, read once.
     public struct Messages: AsyncSequence, Sendable {
+        /// Each element is one whole message.
         public typealias Element = WebSocketMessage
         let inbox: Inbox
+        /// An iterator over the messages.
         public func makeAsyncIterator() -> Iterator { Iterator(inbox: inbox) }
 
+        /// Reads the messages in order.
         public struct Iterator: AsyncIteratorProtocol {
             let inbox: Inbox
+            /// The next message, `nil` after a clean close.
+            /// - Throws: ``WebSocketError`` when the connection failed.
             public mutating func next() async throws(WebSocketError) -> WebSocketMessage? { try await inbox.next() }
+            /// The next message, `nil` after a clean close.
+            /// - Throws: ``WebSocketError`` when the connection failed.
             public mutating func next(isolation actor: isolated (any Actor)?) async throws(WebSocketError) -> WebSocketMessage? {
                 try await inbox.next()
             }

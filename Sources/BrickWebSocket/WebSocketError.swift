@@ -26,9 +26,11 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         public static let closed = Kind(name: "closed")
         /// The handshake call failed in the session (the transport, an interceptor, the route).
         public static let call = Kind(name: "call failed")
+        /// The kind's name.
         public var description: String { name }
     }
 
+    /// What went wrong.
     public let kind: Kind
     /// What happened, in words.
     public let message: String
@@ -54,5 +56,6 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `WebSocket <kind>: <message>`.
     public var description: String { "WebSocket \(kind): \(message)" }
 }

@@ -11,7 +11,9 @@ public protocol WebSocketRequestType: RequestType {
 }
 
 extension WebSocketRequestType {
+    /// `GET`: the handshake's method.
     public var method: HTTPMethod { .get }
+    /// ``WebSocketOptions/default``.
     public var webSocketOptions: WebSocketOptions { .default }
 
     /// Opens the WebSocket.

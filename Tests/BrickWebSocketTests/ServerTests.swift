@@ -110,3 +110,48 @@ import Testing
         await #expect(throws: WebSocketError.self) { try await socket.send(text: "after close") }
     }
 }
+
+/// The routes a connection can take: libcurl makes them all, the frames go over whatever it made.
+@Suite(.serialized) struct RouteTests {
+    @Test func overTLSBehindNginxAsAReverseProxy() async throws {
+        let nginx = try Nginx.shared.get()
+        let server = try WebSocketServer(unixSocket: nginx.webSocketSocketPath)
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.transportOptions.caBundlePath = nginx.certificatePath
+        let session = Session(configuration: configuration)
+        let socket = try await session.webSocket("wss://localhost:\(nginx.tlsPort)/ws-proxy/echo")
+        try await socket.send(text: "through nginx")
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("through nginx"))
+        await socket.close()
+    }
+
+    @Test func overAUnixSocket() async throws {
+        let path = try Paths.scratchDirectory("ws-unix") + "/ws.sock"
+        let server = try WebSocketServer(unixSocket: path)
+        defer { server.stop() }
+        var configuration = Session.Configuration()
+        configuration.transportOptions.unixSocketPath = path
+        let socket = try await Session(configuration: configuration).webSocket("ws://localhost/echo")
+        try await socket.send(binary: Data([1, 2, 3]))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .binary(Data([1, 2, 3])))
+        await socket.close()
+    }
+
+    @Test func plainWSThroughAnHTTPProxyGoesThroughItsTunnel() async throws {
+        let server = try WebSocketServer()
+        defer { server.stop() }
+        let proxy = try ForwardProxy()
+        defer { proxy.stop() }
+        var configuration = Session.Configuration()
+        configuration.transportOptions.proxy = .through(Proxy(url: proxy.url))
+        let socket = try await Session(configuration: configuration).webSocket(server.url("/echo"))
+        try await socket.send(text: "tunnelled")
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("tunnelled"))
+        await socket.close()
+        #expect(proxy.requests.map(\.line) == ["CONNECT 127.0.0.1:\(server.port)"])
+    }
+}

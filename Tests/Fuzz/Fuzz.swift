@@ -20,7 +20,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// property stops the fuzzer (`precondition`), like a crash does.
 enum FuzzTarget: String, CaseIterable {
     case head, dates, cache, range, diskEntry, resume, url, headers, redaction, multipart, netlink, json, events, cookies, codings,
-        cassette, percent
+        cassette, percent, websocket
 
     static let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["BRICK_FUZZ_TARGET"] ?? "") ?? {
         fatalError("set BRICK_FUZZ_TARGET to one of \(FuzzTarget.allCases.map(\.rawValue))")
@@ -61,6 +61,7 @@ enum FuzzTarget: String, CaseIterable {
         case .codings: Self.codings(bytes)
         case .cassette: Self.cassette(Data(bytes))
         case .percent: Self.percent(text)
+        case .websocket: Self.webSocket(bytes)
         }
     }
 

@@ -19,6 +19,8 @@ public final class Nginx: Sendable {
     public let clientCertificates: ClientCertificates
     /// A Unix domain socket serving the same files; `/host` answers the `Host` the request named.
     public var socketPath: String { directory + "/nginx.sock" }
+    /// Where nginx's `/ws-proxy/` location (on ``tlsPort``) expects its WebSocket server.
+    public var webSocketSocketPath: String { directory + "/ws.sock" }
     /// The self-signed certificate (PEM): the CA bundle a client must trust for ``tlsPort``.
     public let certificatePath: String
     /// The certificate's public key as a libcurl pin, `sha256//<base64>`.
@@ -222,6 +224,14 @@ public final class Nginx: Sendable {
                 ssl_certificate_key \(directory)/key.pem;
                 root \(directory)/www;
                 location = /to-http { return 302 http://127.0.0.1:\(port)/small; }
+                # A WebSocket behind nginx as a reverse proxy, as nginx documents it: the server is
+                # ws_server.py on the Unix socket \(directory)/ws.sock (WebSocketServer(unixSocket:)).
+                location /ws-proxy/ {
+                    proxy_pass http://unix:\(directory)/ws.sock:/;
+                    proxy_http_version 1.1;
+                    proxy_set_header Upgrade $http_upgrade;
+                    proxy_set_header Connection "upgrade";
+                }
                 \(cookieLocations)
             }
             server {

@@ -6,6 +6,7 @@
   /close?code=C&reason=R   closes at once with that code and reason
   /big?size=N       sends one binary message of N bytes, then echo
   /refuse           answers 403
+The socket may be a TCP or a Unix one.
 `ws_server.py silent` answers the handshake by hand (no compression), then reads and ignores everything:
 it never answers a ping or a close frame, and never closes.
 """
@@ -37,7 +38,7 @@ async def handler(connection):
 async def serve_websockets():
     from websockets.asyncio.server import serve
 
-    listener = socket.socket(fileno=3)
+    listener = socket.socket(fileno=3)  # TCP or a Unix socket: the test process made it
     def select(connection, offered):
         return next((name for name in offered if name in ("chat.v2", "chat.v1")), None)
 
