@@ -49,6 +49,6 @@ public final class WebSocketServer: Sendable {
 
     public func stop() {
         process.terminate()
-        Paths.removeTree(directory)
+        if getenv("BRICK_KEEP_SERVER_LOGS") == nil { Paths.removeTree(directory) }
     }
 }
