@@ -10,6 +10,9 @@ final class Ending: Sendable {
 
     private let state = Locked(State())
 
+    /// Whether the event happened.
+    var happened: Bool { state.withLock { $0.ended } }
+
     /// Marks the event; every waiter goes on.
     func signal() {
         let waiters = state.withLock { state in

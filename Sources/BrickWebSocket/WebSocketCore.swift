@@ -30,6 +30,9 @@ final class WebSocketCore: Sendable {
             await readLoop(deflate: deflate)
             readingEnded.signal()
         }
+        if let interval = options.heartbeat {
+            Task { [self] in await beat(every: interval) }
+        }
     }
 
     /// ``WebSocket/ping()``.
@@ -62,6 +65,16 @@ final class WebSocketCore: Sendable {
         guard let waiter = status.withLock({ $0.pings.removeValue(forKey: payload) }) else { return false }
         waiter.resume(returning: outcome)
         return true
+    }
+
+    /// The heartbeat: a ping `interval` after each pong until the reading ends; a ping that times out has
+    /// failed the connection (``ping()``).
+    private func beat(every interval: Duration) async {
+        while !readingEnded.happened {
+            await readingEnded.wait(atMost: interval)
+            guard !readingEnded.happened else { return }
+            do throws(WebSocketError) { try await ping() } catch { return }
+        }
     }
 
     /// ``WebSocket/close(code:reason:)``.

@@ -15,6 +15,11 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var closeTimeout: Duration = .seconds(5)
     /// How long ``WebSocket/ping()`` waits for its pong. Default is 10 s.
     public var pingTimeout: Duration = .seconds(10)
+    /// When set, the connection pings on its own this long after each pong (a heartbeat): no pong within
+    /// ``pingTimeout`` and the connection is taken as dead, ``WebSocket/messages`` failing with
+    /// `pingTimedOut` — a route that went down silently is found within `heartbeat + pingTimeout`. Default
+    /// is `nil`: no heartbeat.
+    public var heartbeat: Duration?
     /// Messages received and not yet read that are held before the client stops reading from the socket
     /// (the peer is then slowed down by TCP). Default is 16.
     public var bufferedMessages = 16

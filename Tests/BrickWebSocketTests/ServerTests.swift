@@ -97,6 +97,35 @@ import Testing
         await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
     }
 
+    @Test func theHeartbeatFindsAPeerThatStoppedAnswering() async throws {
+        server.stop()
+        let silent = try WebSocketServer(silent: true)
+        defer { silent.stop() }
+        var options = WebSocketOptions()
+        options.compression = false
+        options.heartbeat = .milliseconds(100)
+        options.pingTimeout = .milliseconds(300)
+        options.closeTimeout = .milliseconds(200)
+        let socket = try await Session().webSocket(silent.url("/"), options: options)
+        let error = await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
+        #expect(error?.kind == .pingTimedOut)
+    }
+
+    @Test func theHeartbeatKeepsALivePeer() async throws {
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.heartbeat = .milliseconds(20)
+        let socket = try await Session().webSocket(server.url("/echo"), options: options)
+        // Five messages sent and echoed, with heartbeats between them, answered by websockets' pongs.
+        var iterator = socket.messages.makeAsyncIterator()
+        for index in 0..<5 {
+            try await socket.send(text: "beat \(index)")
+            #expect(try await iterator.next() == .text("beat \(index)"))
+        }
+        await socket.close()
+        #expect(socket.peerClose?.code == 1000)
+    }
+
     @Test func aPeerThatNeverAnswersTheCloseIsClosedAfterTheTimeout() async throws {
         server.stop()
         let silent = try WebSocketServer(silent: true)
