@@ -139,7 +139,7 @@ let package = Package(
             dependencies: ["BrickSystem", "BrickCore", "BrickQueue", .target(name: "CLibPQ", condition: .when(traits: ["Postgres"]))],
             swiftSettings: strict),
         // Shipped test support for users' own tests: a stub transport and friends.
-        .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore", "BrickCassette"], swiftSettings: strict),
+        .target(name: "BrickTesting", dependencies: ["BrickSystem", "BrickCore", "BrickCassette", "BrickWebSocket"], swiftSettings: strict),
         // HAR 1.2 cassettes: a transport that records a session's exchanges (secrets redacted), and one that
         // answers from them.
         .target(name: "BrickCassette", dependencies: ["BrickSystem", "BrickCore"], swiftSettings: strict),

@@ -1,25 +1,36 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// One WebSocket frame (RFC 6455 §5.2) as read or to be written: its flags, opcode and unmasked payload.
-struct Frame: Sendable, Equatable {
-    enum Opcode: UInt8, Sendable {
+package struct Frame: Sendable, Equatable {
+    package enum Opcode: UInt8, Sendable {
         case continuation = 0x0, text = 0x1, binary = 0x2, close = 0x8, ping = 0x9, pong = 0xA
 
         /// Close, ping and pong: at most 125 bytes, never fragmented, allowed between a message's fragments.
-        var isControl: Bool { rawValue & 0x8 != 0 }
+        package var isControl: Bool { rawValue & 0x8 != 0 }
     }
 
-    var fin: Bool
+    package var fin: Bool
     /// RSV1: on a message's first frame, "compressed" under permessage-deflate (RFC 7692).
-    var compressed: Bool
-    var opcode: Opcode
-    var payload: Data
+    package var compressed: Bool
+    package var opcode: Opcode
+    package var payload: Data
 
-    init(fin: Bool = true, compressed: Bool = false, opcode: Opcode, payload: Data = Data()) {
+    package init(fin: Bool = true, compressed: Bool = false, opcode: Opcode, payload: Data = Data()) {
         self.fin = fin
         self.compressed = compressed
         self.opcode = opcode
         self.payload = payload
+    }
+
+    /// The frame as a server sends it: unmasked (a test's peer).
+    package func encodedUnmasked() -> Data {
+        let masked = encoded(maskedWith: 0)
+        // A zero key leaves the payload as it is; the mask bit and the key's four bytes come out.
+        let lengthBytes = masked[1] & 0x7F == 127 ? 8 : masked[1] & 0x7F == 126 ? 2 : 0
+        var bytes = Data([masked[0], masked[1] & 0x7F])
+        bytes.append(masked[2..<(2 + lengthBytes)])
+        bytes.append(masked[(6 + lengthBytes)...])
+        return bytes
     }
 
     /// The frame as a client sends it: masked with `key` (RFC 6455 §5.3).

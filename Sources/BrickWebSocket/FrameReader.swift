@@ -1,23 +1,26 @@
-import FoundationEssentials
+package import FoundationEssentials
 
 /// Cuts the bytes a server sends into frames (RFC 6455 §5.2), checking what a frame alone can break:
 /// a server's frame is never masked, RSV2 and RSV3 are never set (no extension here gives them a meaning),
 /// RSV1 only when compression was agreed, opcodes are known ones, control frames are whole and at most
 /// 125 bytes, and no frame announces more than ``maxFrameSize`` bytes — refused before anything is buffered.
 /// Linear in the bytes given; holds at most one frame's bytes beyond what it has returned.
-struct FrameReader {
+package struct FrameReader {
     let maxFrameSize: Int
     let allowsCompression: Bool
+    /// Reads a client's frames instead (a test's peer): each must be masked, and is unmasked.
+    let readsClientFrames: Bool
     private var buffer = Data()
     private var start = 0
 
-    init(maxFrameSize: Int, allowsCompression: Bool) {
+    package init(maxFrameSize: Int, allowsCompression: Bool, readsClientFrames: Bool = false) {
         self.maxFrameSize = maxFrameSize
         self.allowsCompression = allowsCompression
+        self.readsClientFrames = readsClientFrames
     }
 
     /// Adds bytes read from the connection.
-    mutating func append(_ bytes: Data) {
+    package mutating func append(_ bytes: Data) {
         if start > 0, start == buffer.count {
             buffer = bytes
             start = 0
@@ -32,7 +35,7 @@ struct FrameReader {
 
     /// The next whole frame, or `nil` until more bytes come.
     /// - Throws: ``WebSocketError`` (protocol error, or message too big) for a frame no peer may send.
-    mutating func next() throws(WebSocketError) -> Frame? {
+    package mutating func next() throws(WebSocketError) -> Frame? {
         let available = buffer.count - start
         guard available >= 2 else { return nil }
         let base = buffer.startIndex + start
@@ -43,7 +46,10 @@ struct FrameReader {
         guard let opcode = Frame.Opcode(rawValue: first & 0x0F) else {
             throw .protocolViolation("a frame has the reserved opcode \(first & 0x0F)")
         }
-        guard second & 0x80 == 0 else { throw .protocolViolation("the server masked a frame (RFC 6455 §5.1)") }
+        guard (second & 0x80 != 0) == readsClientFrames else {
+            throw .protocolViolation(readsClientFrames ? "the client sent an unmasked frame" : "the server masked a frame (RFC 6455 §5.1)")
+        }
+        let maskLength = readsClientFrames ? 4 : 0
         var headerLength = 2
         var length = UInt64(second & 0x7F)
         if length == 126 {
@@ -67,10 +73,14 @@ struct FrameReader {
             throw .tooBig("a frame announces \(length) bytes, more than the limit of \(maxFrameSize) (WebSocketOptions.maxFrameSize)")
         }
         let count = Int(length)
-        guard available - headerLength >= count else { return nil }
-        let payloadStart = base + headerLength
-        let payload = buffer.subdata(in: payloadStart..<(payloadStart + count))
-        start += headerLength + count
+        guard available - headerLength - maskLength >= count else { return nil }
+        let payloadStart = base + headerLength + maskLength
+        var payload = buffer.subdata(in: payloadStart..<(payloadStart + count))
+        if readsClientFrames {
+            let key = Array(buffer[(base + headerLength)..<payloadStart])
+            payload.withUnsafeMutableBytes { Masking.apply(key, to: $0) }
+        }
+        start += headerLength + maskLength + count
         return Frame(fin: fin, compressed: compressed, opcode: opcode, payload: payload)
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// The opening handshake (RFC 6455 §4.1): the fields a client adds to its `GET`, and the checks its answer
 /// must pass — a `101` and nothing else, `Upgrade: websocket`, `Connection: upgrade`, the accept value
 /// for this key, a subprotocol only among those offered, an extension only if offered.
-struct Handshake: Sendable {
+package struct Handshake: Sendable {
     /// Sixteen random bytes, base64: `Sec-WebSocket-Key`.
     let key: String
     let options: WebSocketOptions
@@ -17,7 +17,7 @@ struct Handshake: Sendable {
     }
 
     /// What a server that read this key answers in `Sec-WebSocket-Accept`.
-    static func accept(for key: String) -> String {
+    package static func accept(for key: String) -> String {
         Data(SHA1.digest(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
 

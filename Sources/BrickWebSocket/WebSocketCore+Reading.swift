@@ -1,5 +1,5 @@
 import BrickTransport
-import FoundationEssentials
+package import FoundationEssentials
 
 /// The task that reads the connection: frames in, whole messages out, control frames answered, and the
 /// connection failed (with the close code RFC 6455 §7.4.1 gives the fault) at the first thing a peer may
@@ -94,7 +94,7 @@ extension WebSocketCore {
 
     /// A close frame's code and reason (RFC 6455 §5.5.1): none (1005), or a code a peer may send and a
     /// UTF-8 reason.
-    static func parseClose(_ payload: Data) throws(WebSocketError) -> WebSocketClose {
+    package static func parseClose(_ payload: Data) throws(WebSocketError) -> WebSocketClose {
         guard !payload.isEmpty else { return WebSocketClose(code: 1005, reason: "") }
         guard payload.count >= 2 else { throw .protocolViolation("a close frame carries one byte: no code fits in it") }
         let start = payload.startIndex

@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// What a ``WebSocket`` is made of, and what its reading task holds (never the ``WebSocket`` itself, so that
 /// dropping the last reference to it closes the connection).
-final class WebSocketCore: Sendable {
+package final class WebSocketCore: Sendable {
     let options: WebSocketOptions
 
     let connection: any UpgradedConnection

@@ -17,10 +17,13 @@ fileprivate final class GetUser: Component, GETRequestType, APISessionRequestTyp
     var URLString: String { "https://api.test/users/\(userID)" }
     init(userID: String) { self.userID = userID; super.init() }
 }
+fileprivate final class Room: Component, WebSocketRequestType, APISessionRequestType {
+    var URLString: String { "ws://chat.example.test/room" }
+}
 fileprivate final class Flaky: Component, GETRequestType, APISessionRequestType, SoftAutoRetryType, StringResponseType {
     var URLString: String { "https://api.test/flaky" }
 }
-fileprivate let testTraits14: [any Trait] = [.cassette("Cassettes/users.har", like: .shared)]
+fileprivate let testTraits17: [any Trait] = [.cassette("Cassettes/users.har", like: .shared)]
 fileprivate func aUserIsFound() async throws {
     let json = try await GetUser(userID: "100").response()
     #expect(json["args"]?["userID"]?.stringValue == "100")
@@ -71,6 +74,19 @@ fileprivate enum SamplesOfTesting {
 
     // Swift block 4
     fileprivate static func sample4() async throws {
+        let peer = WebSocketPeer()
+        let socket = try await Session.$current.withValue(Session(transport: peer)) { try await Room().connect() }
+        peer.send(text: "welcome")
+        var messages = socket.messages.makeAsyncIterator()
+        let first = try await messages.next()                 // .text("welcome")
+        try await socket.send(text: "hi")
+        let received = await peer.nextMessage()               // .text("hi")
+        let handshake = peer.handshakes.first                 // the handshake as the session's chain made it
+        peer.close(code: 1000)
+    }
+
+    // Swift block 5
+    fileprivate static func sample5() async throws {
         let clock = ManualClock()
         async let response = Flaky().dataResponse()
         await clock.waitForSleepers(count: 1)     // the retry delay has begun
@@ -78,8 +94,8 @@ fileprivate enum SamplesOfTesting {
         #expect(await response.value == "ok")
     }
 
-    // Swift block 6
-    fileprivate static func sample6() async throws {
+    // Swift block 7
+    fileprivate static func sample7() async throws {
         let api = Session.shared
         let cassette = try Cassette("Tests/Cassettes/users.har", mode: .once)
         let json = try await cassette.run(like: api) { try await GetUser(userID: "100").response() }
@@ -88,8 +104,8 @@ fileprivate enum SamplesOfTesting {
         try cassette.save()
     }
 
-    // Swift block 7
-    fileprivate static func sample7() async throws {
+    // Swift block 8
+    fileprivate static func sample8() async throws {
         var redaction = CassetteRedaction()
         redaction.keepHeaders(["X-Request-Id"])   // not secret in this API
         redaction.keepJSONFields(["token"])       // a value secret in one place is scrubbed from all: keep each
