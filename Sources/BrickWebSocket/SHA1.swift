@@ -1,21 +1,13 @@
-import FoundationEssentials
+import BrickCore
 
 /// SHA-1 (FIPS 180-4), for one thing only: the handshake's `Sec-WebSocket-Accept` (RFC 6455 §4.2.2), which
 /// proves the server read this client's key. Not for anything that needs collision resistance.
 enum SHA1 {
     static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var bytes = message
-        let bitLength = UInt64(message.count) * 8
-        bytes.append(0x80)
-        while bytes.count % 64 != 56 { bytes.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         var words = [UInt32](repeating: 0, count: 80)
-        for chunk in stride(from: 0, to: bytes.count, by: 64) {
-            for index in 0..<16 {
-                let offset = chunk + index * 4
-                words[index] = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-            }
+        HashBlocks.forEach(of: message) { block in
+            for index in 0..<16 { words[index] = block[index] }
             for index in 16..<80 {
                 let mixed = words[index - 3] ^ words[index - 8] ^ words[index - 14] ^ words[index - 16]
                 words[index] = mixed << 1 | mixed >> 31

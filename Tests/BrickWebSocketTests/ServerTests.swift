@@ -83,34 +83,6 @@ import Testing
         #expect(error?.message.contains("403") == true)
     }
 
-    @Test func aPeerThatNeverAnswersAPingIsDeclaredDead() async throws {
-        server.stop()
-        let silent = try WebSocketServer(silent: true)
-        defer { silent.stop() }
-        var options = WebSocketOptions()
-        options.compression = false
-        options.pingTimeout = .milliseconds(300)
-        options.closeTimeout = .milliseconds(300)
-        let socket = try await Session().webSocket(silent.url("/"), options: options)
-        let error = await #expect(throws: WebSocketError.self) { try await socket.ping() }
-        #expect(error?.kind == .pingTimedOut, "\(String(describing: error))")
-        await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
-    }
-
-    @Test func theHeartbeatFindsAPeerThatStoppedAnswering() async throws {
-        server.stop()
-        let silent = try WebSocketServer(silent: true)
-        defer { silent.stop() }
-        var options = WebSocketOptions()
-        options.compression = false
-        options.heartbeat = .milliseconds(100)
-        options.pingTimeout = .milliseconds(300)
-        options.closeTimeout = .milliseconds(200)
-        let socket = try await Session().webSocket(silent.url("/"), options: options)
-        let error = await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
-        #expect(error?.kind == .pingTimedOut)
-    }
-
     @Test func theHeartbeatKeepsALivePeer() async throws {
         defer { server.stop() }
         var options = WebSocketOptions()
@@ -126,14 +98,47 @@ import Testing
         #expect(socket.peerClose?.code == 1000)
     }
 
-    @Test func aPeerThatNeverAnswersTheCloseIsClosedAfterTheTimeout() async throws {
-        server.stop()
+}
+
+
+/// A peer that answers the handshake and nothing after it: no pong, no close.
+struct SilentPeerTests {
+    /// A connection to a new silent peer, without compression, with `change` applied to the options.
+    func connect(_ change: (inout WebSocketOptions) -> Void) async throws -> (WebSocket, WebSocketServer) {
         let silent = try WebSocketServer(silent: true)
-        defer { silent.stop() }
         var options = WebSocketOptions()
         options.compression = false
         options.closeTimeout = .milliseconds(200)
-        let socket = try await Session().webSocket(silent.url("/"), options: options)
+        change(&options)
+        do {
+            return (try await Session().webSocket(silent.url("/"), options: options), silent)
+        } catch {
+            silent.stop()
+            throw error
+        }
+    }
+
+    @Test func aPeerThatNeverAnswersAPingIsDeclaredDead() async throws {
+        let (socket, silent) = try await connect { $0.pingTimeout = .milliseconds(300) }
+        defer { silent.stop() }
+        let error = await #expect(throws: WebSocketError.self) { try await socket.ping() }
+        #expect(error?.kind == .pingTimedOut, "\(String(describing: error))")
+        await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
+    }
+
+    @Test func theHeartbeatFindsAPeerThatStoppedAnswering() async throws {
+        let (socket, silent) = try await connect { options in
+            options.heartbeat = .milliseconds(100)
+            options.pingTimeout = .milliseconds(300)
+        }
+        defer { silent.stop() }
+        let error = await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
+        #expect(error?.kind == .pingTimedOut)
+    }
+
+    @Test func aPeerThatNeverAnswersTheCloseIsClosedAfterTheTimeout() async throws {
+        let (socket, silent) = try await connect { _ in }
+        defer { silent.stop() }
         await socket.close()
         #expect(socket.peerClose == nil)
         await #expect(throws: WebSocketError.self) { try await socket.send(text: "after close") }

@@ -11,18 +11,10 @@ enum SHA256 {
 
     /// The eight words of the digest of `message`.
     static func digest(_ message: [UInt8]) -> [UInt32] {
-        var padded = message
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        let bits = UInt64(message.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
         var state = initial
         var schedule = [UInt32](repeating: 0, count: 64)
-        for block in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let at = block + index * 4
-                schedule[index] = UInt32(padded[at]) << 24 | UInt32(padded[at + 1]) << 16 | UInt32(padded[at + 2]) << 8 | UInt32(padded[at + 3])
-            }
+        HashBlocks.forEach(of: message) { words in
+            for index in 0..<16 { schedule[index] = words[index] }
             for index in 16..<64 {
                 let early = schedule[index - 15], late = schedule[index - 2]
                 let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early >> 3)
