@@ -1,5 +1,5 @@
 # The README's two commands. Both install what is missing first (see .ci/setup).
-.PHONY: demo test bench instructions sanitize fuzz autobahn docs soak load chaos retry-safety outage queue-bench
+.PHONY: demo test bench instructions sanitize fuzz autobahn ws-bench docs soak load chaos retry-safety outage queue-bench
 
 # Sets up libcurl and runs the demo against the server it embeds.
 demo:
@@ -38,6 +38,10 @@ instructions:
 # The test suite under ThreadSanitizer and AddressSanitizer (see Docs/Reliability.md); CI runs it too.
 sanitize:
 	bash .ci/sanitize
+
+# WebSocket echo round trips and MB/s (1 KiB, 1 MiB) through the library beside Python's websockets client.
+ws-bench:
+	bash .ci/ws-bench
 
 # Every client case of Autobahn|Testsuite (517) against the library's WebSocket client; CI runs it too.
 autobahn:

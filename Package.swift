@@ -150,6 +150,8 @@ let package = Package(
         .executableTarget(name: "brick-demo", dependencies: ["BrickRequest", "BrickQueue", "LoopbackServer"], path: "Sources/BrickDemo", swiftSettings: strict),
         // The library as an Autobahn|Testsuite echo client: `autobahn-client BASE_URL AGENT` (make autobahn).
         .executableTarget(name: "autobahn-client", dependencies: ["BrickRequest"], path: "Sources/AutobahnClient", swiftSettings: strict),
+        // WebSocket echo round trips through the library, for `make ws-bench`.
+        .executableTarget(name: "ws-bench", dependencies: ["BrickRequest", "BenchSupport"], path: "Sources/WebSocketBench", swiftSettings: strict),
         // The benchmark client: the full brick path, behind the command line of a side-by-side benchmark run.
         .executableTarget(name: "brick-bench", dependencies: ["BrickRequest", "BenchSupport"], path: "Sources/BrickBench", swiftSettings: strict),
         // What the Swift benchmark clients share: the CPU clock, the referee's RESULT line.

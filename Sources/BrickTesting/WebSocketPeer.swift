@@ -3,7 +3,7 @@ public import BrickWebSocket
 import BrickSystem
 public import FoundationEssentials
 
-/// A WebSocket server in memory, for unit tests of WebSocket bricks with no network: a ``Transport`` that
+/// A WebSocket server in memory, for unit tests of WebSocket bricks with no network: a `Transport` that
 /// answers every upgrade request with a proper `101` and connects the client to this peer, which sends what
 /// the test tells it to and hands the test every message the client sent.
 ///

@@ -6,6 +6,8 @@ extension Session {
     /// through the session's chain, as a request brick would.
     ///
     /// - Parameters:
+    ///   - url: Where to connect: `ws://`, `wss://`, `http://` or `https://`, or a path against the session's
+    ///     base URL.
     ///   - headers: Fields of the handshake request, under the handshake's own.
     ///   - options: Limits, subprotocols, compression. Default is ``WebSocketOptions/default``.
     ///   - retry: Retry rules for the handshake (a `503`, a refused connection). Default is none.
