@@ -33,6 +33,9 @@ public final class NetlinkReachability: Reachability {
         return await withCheckedContinuation { monitor.evaluate(key, then: $0) }
     }
 
+    /// The status of `host` when the monitor has evaluated it already; `nil` for a host never asked.
+    public func knownStatus(of host: String) -> ReachabilityStatus? { monitor.cachedStatus(of: URLAuthority.lowercased(host: host)) }
+
     /// Yields once after each debounced burst of link, address or route changes, once every host has been
     /// evaluated again.
     public func changes() -> AsyncStream<Void> { monitor.subscribe() }

@@ -25,7 +25,15 @@ public final class ManualReachability: Reachability {
         }
     }
 
-    /// How many times ``status(of:)`` was asked, for any host.
+    /// Known at once, as ``status(of:)`` is (and counted with it).
+    public func knownStatus(of host: String) -> ReachabilityStatus? {
+        state.withLock { state in
+            state.queries += 1
+            return state.byHost[host.lowercased()] ?? state.everywhere
+        }
+    }
+
+    /// How many times ``status(of:)`` or ``knownStatus(of:)`` was asked, for any host.
     public var statusQueries: Int { state.withLock { $0.queries } }
 
     public func changes() -> AsyncStream<Void> {

@@ -15,9 +15,17 @@ public protocol Reachability: Sendable {
     /// The status of `host` now. Asked before each call's first attempt, on the caller's executor: answer
     /// from what you know (a cache the monitor keeps current) and suspend only for a host never seen.
     nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus
+    /// The status of `host` when it is known without suspending (what ``status(of:)`` would answer at once),
+    /// or `nil` when only ``status(of:)`` can tell. Asked first before a call's attempt, so that a known
+    /// route costs no suspension; the default is `nil`.
+    func knownStatus(of host: String) -> ReachabilityStatus?
     /// A sequence that yields each time the network changed in a way that may change some host's status;
     /// subscribe before reading ``status(of:)`` so that no change is missed.
     func changes() -> AsyncStream<Void>
+}
+
+extension Reachability {
+    public func knownStatus(of host: String) -> ReachabilityStatus? { nil }
 }
 
 /// Knows nothing: every host is `unknown`, and nothing ever changes. What a session on a transport you pass
@@ -27,5 +35,6 @@ public struct UnknownReachability: Reachability {
     /// Creates the stand-in.
     public init() {}
     public nonisolated(nonsending) func status(of host: String) async -> ReachabilityStatus { .unknown }
+    public func knownStatus(of host: String) -> ReachabilityStatus? { .unknown }
     public func changes() -> AsyncStream<Void> { AsyncStream { _ in } }
 }

@@ -13,8 +13,14 @@ public struct RequestRoute: Sendable {
 
     /// ``host``, with `environment` as the process's proxy variables.
     func host(environment: [String: String]) -> String? {
+        host(urlHost: TransportRequest.host(of: url), environment: environment)
+    }
+
+    /// ``host``, given the URL's host (``TransportRequest/host(of:)``) as the caller already knows it.
+    package func host(urlHost target: String?) -> String? { host(urlHost: target, environment: EnvironmentProxy.process) }
+
+    private func host(urlHost target: String?, environment: [String: String]) -> String? {
         if options.unixSocketPath != nil { return nil }
-        let target = TransportRequest.host(of: url)
         switch options.proxy {
         case .through(let proxy) where !(target.map(proxy.isBypassed(by:)) ?? false): return proxy.host
         case .environment: return EnvironmentProxy.proxy(for: url, environment: environment)?.host ?? target

@@ -9,6 +9,9 @@ package struct URLAuthority: Sendable {
     /// What follows the host's `:` up to the path, query or fragment (digits when the URL is sound), or `nil`
     /// when no colon follows the host.
     package let port: String?
+    /// Where the authority ends in the URL's UTF-8 bytes: at the path, query or fragment, or the end. The
+    /// bytes before it decide the scheme, host and port alone.
+    package let end: Int
 
     /// The parts of `url`; `nil` when it has no `://`, no host, or an unclosed `[`.
     package init?(_ url: String) {
@@ -44,6 +47,7 @@ package struct URLAuthority: Sendable {
         guard !host.isEmpty else { return nil }
         scheme = Self.folded(bytes, 0, schemeEnd)
         port = portColon.map { Self.text(bytes, $0 + 1, end) }
+        self.end = end
     }
 
     /// The text of `bytes[from..<to]`; the bounds stand at ASCII delimiters, so the text is whole characters.
@@ -77,6 +81,7 @@ package struct URLAuthority: Sendable {
     /// a copy when it is lowercase already.
     package static func lowercased(host: String) -> String {
         var host = host
-        return host.withUTF8 { folded($0, 0, $0.count) }
+        let folds = host.withUTF8 { bytes in bytes.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) } }
+        return folds ? host.withUTF8 { folded($0, 0, $0.count) } : host
     }
 }

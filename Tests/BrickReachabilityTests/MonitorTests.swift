@@ -37,6 +37,10 @@ struct MonitorTests {
         defer { monitor.stop() }
         #expect(await monitor.status(of: "127.0.0.1") == .reachable)
         #expect(await monitor.status(of: "LOCALHOST") == .reachable)
+        // Known without suspending once evaluated, in any case of its letters; never asked, not known.
+        #expect(monitor.knownStatus(of: "localhost") == .reachable)
+        #expect(monitor.knownStatus(of: "127.0.0.1") == .reachable)
+        #expect(monitor.knownStatus(of: "127.0.0.2") == nil)
         let loopback = try #require(IPAddress(literal: "127.0.0.1"))
         #expect(RouteCheck.resolve("localhost")?.contains(loopback) == true)
     }

@@ -2,30 +2,19 @@ import FoundationEssentials
 
 /// What one call's retry rules keep between attempts.
 struct RetryState: Sendable {
-    /// The request as built, for its host and body; the method judged is the one the last attempt sent.
-    let base: TransportRequest
     /// The host whose reachability is watched: the URL's, or the proxy's (empty when there is none, as for a
     /// Unix socket: then never waited for).
     let host: String
-    /// When the call started, on the session's timeline.
-    let start: Duration
-    /// The session's clock, read as time since the session began.
-    let timeline: any Timeline
     /// Retries made so far.
     var retries = 0
     /// The method the last attempt sent (an interceptor may have changed it): what idempotency is judged on.
     var sentMethod: HTTPMethod
 
-    init(base: TransportRequest, timeline: any Timeline, start: Duration) {
-        self.base = base
-        self.host = base.route.host ?? ""
-        self.timeline = timeline
-        self.start = start
-        sentMethod = base.method
+    /// The state of a call of `method` to `host` (``Session/routeHost(of:)``).
+    init(host: String?, method: HTTPMethod) {
+        self.host = host ?? ""
+        sentMethod = method
     }
-
-    /// Time since the call started, on the session's clock.
-    var elapsed: Duration { timeline.now() - start }
 
     /// What the call fails with when the rules give up after `error` (`nil` before any attempt): the plain
     /// error when the first attempt failed in a way retrying cannot cure, otherwise ``BrickError/gaveUp(_:)``
@@ -83,7 +72,7 @@ extension Session {
         } else { ReachabilityStatus.reachable }
         return RetryDecision.decide(RetryDecision.Input(
             configuration: call.rules, retriesSoFar: state.retries, method: state.sentMethod,
-            idempotency: call.idempotency, failure: failure, reachability: reachability, elapsed: state.elapsed,
+            idempotency: call.idempotency, failure: failure, reachability: reachability, elapsed: call.elapsed,
             now: Date(), jitter: Double.random(in: 0..<1)))
     }
 
@@ -95,7 +84,7 @@ extension Session {
         return RetryDecision.beforeAttempt(RetryDecision.Input(
             configuration: call.rules, retriesSoFar: state.retries, method: state.sentMethod,
             idempotency: call.idempotency, failure: .other, reachability: await reachability.status(of: state.host),
-            elapsed: state.elapsed))
+            elapsed: call.elapsed))
     }
 
     /// Carries out ``RetryDecision/Verdict/waitForNetwork(upTo:)``: waits until the host is no longer unreachable,
@@ -107,10 +96,10 @@ extension Session {
         guard await reachability.status(of: state.host) == .unreachable else { return .reachable }
         notify(.waitingForNetwork(request: call.requestName, host: state.host, limit: limit))
         call.enter(.waiting)
-        let start = state.elapsed
+        let start = call.elapsed
         let outcome = await waitUntilReachable(state.host, limit: limit)
         if outcome == .reachable {
-            notify(.networkReturned(request: call.requestName, host: state.host, waited: state.elapsed - start))
+            notify(.networkReturned(request: call.requestName, host: state.host, waited: call.elapsed - start))
         }
         return outcome
     }

@@ -15,6 +15,11 @@ struct Origin: Equatable, Sendable, CustomStringConvertible {
     /// The origin of `url`; `nil` when it has no `://`, no host, or a port that is not a port.
     init?(_ url: String) {
         guard let parts = URLAuthority(url) else { return nil }
+        self.init(parts)
+    }
+
+    /// The origin of a URL whose parts are found; `nil` when its port is not a port.
+    init?(_ parts: URLAuthority) {
         scheme = parts.scheme == "ws" ? "http" : parts.scheme == "wss" ? "https" : parts.scheme
         host = parts.host
         guard let digits = parts.port, !digits.isEmpty else {

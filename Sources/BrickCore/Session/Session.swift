@@ -117,6 +117,8 @@ public final class Session: Sendable {
     let origins: OriginTable?
     /// The attempts in flight per origin, when the configuration limits them.
     let bulkheads: Bulkheads?
+    /// The origin and host of the last URL its calls named (``OriginNames``).
+    let originNames = OriginNames()
 
     /// Creates a session that sends its requests through `transport`.
     ///
@@ -173,6 +175,14 @@ public final class Session: Sendable {
     /// through a getter, and reading `configuration` from what it returns copies the whole configuration.
     var configuredTransportOptions: TransportOptions { configuration.transportOptions }
     func headersSent(to url: String) -> HTTPHeaders { configuration.headersSent(sessionHeaders, to: url) }
+
+    /// The name of `url`'s origin in the session's tables (``OriginTicket/origin(of:)``), worked out once for
+    /// a stream of calls to one origin.
+    func originName(of url: String) -> String { originNames.of(url).origin }
+
+    /// The host whose route `request` needs (``RequestRoute/host``), its URL's host found as for
+    /// ``originName(of:)``.
+    func routeHost(of request: TransportRequest) -> String? { request.route.host(urlHost: originNames.of(request.url).host) }
 
     /// How many requests are running now.
     public var runningRequestCount: Int { registry.count }

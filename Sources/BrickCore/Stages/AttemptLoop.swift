@@ -17,9 +17,11 @@ struct AttemptLoop: CallStage {
     @inline(__always)
     nonisolated(nonsending) func run(_ call: Call, next _: CallNext) async -> ResponseOutcome {
         let session = call.session
-        var state = LoopState(retry: call.rules.isActive ? RetryState(base: call.request, timeline: session.timeline, start: call.startedAt) : nil)
+        var state = LoopState(retry: call.rules.isActive ? RetryState(host: session.routeHost(of: call.request), method: call.request.method) : nil)
         while true {
-            if state.pending != nil || state.retry != nil, let stop = await session.beforeAttempt(&state, call) { return session.end(state, stop, call) }
+            if state.pending != nil || !session.routeKnownClear(state), let stop = await session.beforeAttempt(&state, call) {
+                return session.end(state, stop, call)
+            }
             state.noteAttemptStart(session.timeline)
             let this = await call.chain.attempt(call, number: state.attempts + 1)
             switch session.settle(this, &state, call) {
@@ -76,6 +78,17 @@ extension Session {
         // A wait for the route before the first attempt shows in the timeline as the wait before it.
         if state.attempts == 0, case .waitForNetwork = verdict { state.lastEnd = timeline.now() }
         return await carryOut(verdict, call, state.retry)
+    }
+
+    /// Whether the attempt about to go (none pending before it) may go at once: the call has no retry rules,
+    /// or its host's route is known without waiting not to be down, so that the rules have nothing to say
+    /// before it (``RetryDecision/beforeAttempt(_:)`` answers `nil` for a host that is not unreachable).
+    @inline(never)
+    func routeKnownClear(_ state: LoopState) -> Bool {
+        guard let host = state.retry?.host else { return true }
+        if host.isEmpty { return true }
+        guard let known = reachability.knownStatus(of: host) else { return false }
+        return known != .unreachable
     }
 
     /// Records `this` attempt and decides what follows, except what the retry rules decide.

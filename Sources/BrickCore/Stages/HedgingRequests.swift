@@ -62,6 +62,6 @@ struct HedgingRequests: AttemptStage {
     /// than half its tokens.
     private func hedgeAllowed(_ request: TransportRequest, _ call: Call) -> Bool {
         guard let origins = call.session.origins, let budget = origins.settings.retryBudget, call.originPolicy.usesRetryBudget else { return true }
-        return origins.update(OriginTicket.origin(of: request.url)) { origin, _ in origin.allowsRetry(budget) }
+        return origins.update(call.session.originName(of: request.url)) { origin, _ in origin.allowsRetry(budget) }
     }
 }

@@ -32,19 +32,21 @@ struct ProtectingOrigins: AttemptStage {
     private func protected(
         _ request: TransportRequest, _ call: Call, _ next: AttemptNext, breaking: Bool, budget: RetryBudget?
     ) async -> ResponseOutcome {
-        let origin = OriginTicket.origin(of: request.url)
+        let origin = call.session.originName(of: request.url)
         var ticket = OriginTicket(origin: origin, budget: budget, breaking: breaking)
-        if let refusal = await admit(&ticket, request, call) { return .failure(refusal) }
+        // While no origin holds calls back, none has a hold or a breaker other than closed: its state would
+        // admit the hop as it is, and with no line of calls to take a place in, nothing is asked before it.
+        if origins.holdsAny || bulkheads != nil, let refusal = await admit(&ticket, request, call) { return .failure(refusal) }
         defer { if ticket.holdsPlace { bulkheads?.leave(origin) } }
         let outcome = await next(request)
-        await count(outcome, ticket, request, call)
+        let routeDown = outcome.head == nil ? await Self.routeDown(after: outcome, request, call) : false
+        count(outcome, routeDown: routeDown, ticket, request, call)
         return outcome
     }
 
     /// Whether the hop may go now: waits out a hold (unless the rules fail fast or their deadline ends
     /// first), fails at an open breaker, takes a place in the origin's line. The error to fail with, or `nil`.
     private nonisolated(nonsending) func admit(_ ticket: inout OriginTicket, _ request: TransportRequest, _ call: Call) async -> BrickError? {
-        guard ticket.breaking || bulkheads != nil || origins.holdsAny else { return nil }
         let client = origins.holdsAny ? Self.clientKey(ticket.origin, request) : nil
         while true {
             let breaking = ticket.breaking
@@ -108,17 +110,24 @@ struct ProtectingOrigins: AttemptStage {
         return .heldBack(HeldBack(origin: origin, reason: reason, until: until.map { Date().addingTimeInterval(($0 - now).seconds) }))
     }
 
+    /// Whether the route to the host was down when the hop failed without an answer in a way a lost network
+    /// explains (the answer noted for the retry rules, which need not ask again).
+    @inline(never)
+    private static nonisolated(nonsending) func routeDown(after outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) async -> Bool {
+        guard case .failure(let error) = outcome, let kind = error.rootCause.transportError?.kind,
+            RetryDecision.isNetworkFailure(.transport(kind)), let host = call.session.routeHost(of: request)
+        else { return false }
+        let answer = await call.session.reachability.status(of: host)
+        call.noteRouteAnswer(answer)
+        return answer == .unreachable
+    }
+
     /// Counts the hop's outcome for its origin, and notes for the retry rules what was charged where.
-    private nonisolated(nonsending) func count(_ outcome: ResponseOutcome, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call) async {
+    @inline(never)
+    private func count(_ outcome: ResponseOutcome, routeDown: Bool, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call) {
         let head = outcome.head
         var kind: TransportError.Kind?
         if case .failure(let error) = outcome { kind = error.rootCause.transportError?.kind }
-        var routeDown = false
-        if head == nil, let kind, RetryDecision.isNetworkFailure(.transport(kind)), let host = request.route.host {
-            let answer = await call.session.reachability.status(of: host)
-            call.noteRouteAnswer(answer)
-            routeDown = answer == .unreachable
-        }
         let counted = OriginOutcome.of(status: head?.status, failure: kind, routeDown: routeDown)
         let settings = origins.settings
         let transition = origins.update(ticket.origin) { origin, now in
@@ -140,7 +149,7 @@ struct ProtectingOrigins: AttemptStage {
         let settings = origins.settings
         guard settings.sharesRetryAfter, let asked = RetryAfter.delay(in: head, now: Date()), asked > .zero else { return }
         let hold = min(asked, settings.maxHold, call.rules.maxRetryAfter)
-        let origin = OriginTicket.origin(of: request.url)
+        let origin = call.session.originName(of: request.url)
         let key = head.status == 429 ? Self.clientKey(origin, request) : origin
         origins.update(key) { state, now in state.hold(until: now + hold) }
         call.session.notify(.heldBack(request: call.requestName, origin: origin, for: hold))
