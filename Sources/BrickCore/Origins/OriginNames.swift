@@ -1,6 +1,5 @@
 import BrickSystem
 import BrickTransport
-import Glibc
 
 /// The origin and host of the last URL a session's calls named, kept so that a stream of calls to one
 /// origin works them out once: a URL whose bytes begin with the last one's scheme and authority, followed by
@@ -34,7 +33,7 @@ final class OriginNames: Sendable {
         guard count > 0, url.utf8.count >= count else { return false }
         let found: Bool? = url.utf8.withContiguousStorageIfAvailable { bytes in
             prefix.utf8.withContiguousStorageIfAvailable { start in
-                guard let base = bytes.baseAddress, let other = start.baseAddress, memcmp(base, other, count) == 0 else { return false }
+                guard UnsafeBufferPointer(rebasing: bytes[..<count]).elementsEqual(start) else { return false }
                 guard bytes.count > count else { return true }
                 let next = bytes[count]
                 return next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
