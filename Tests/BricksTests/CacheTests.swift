@@ -203,8 +203,8 @@ final class PostTo: SessionCall, POSTRequestType, AbsoluteURLType, DataResponseT
 
     @Test(arguments: ["memory", "file"])
     func aStreamGathersItsBodyInACacheProvider(kind: String) async throws {
-        let provider: any DataCacheProvider = kind == "memory" ? MemoryCacheProvider() : try FileCacheProvider()
-        defer { (provider as? FileCacheProvider)?.removeFile() }
+        let provider: any BodyStore = kind == "memory" ? MemoryBodyStore() : try FileBodyStore()
+        defer { (provider as? FileBodyStore)?.removeFile() }
         let head = try await CachedGet(try httpbin("/range/102400?chunk_size=10000&duration=0"), session: Session.shared)
             .stream().collect(into: provider)
         #expect(head.status == 200)

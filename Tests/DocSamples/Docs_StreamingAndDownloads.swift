@@ -47,9 +47,9 @@ fileprivate enum SamplesOfStreamingAndDownloads {
 
     // Swift block 2
     fileprivate static func sample2() async throws {
-        let provider = try FileCacheProvider()            // a file of its own in /tmp; MemoryCacheProvider() keeps it in memory
-        let head = try await GetReport().stream().collect(into: provider)
-        let bytes = try provider.data()                   // or use provider.fileURL; provider.removeFile() when done
+        let store = try FileBodyStore()               // a file of its own in /tmp; MemoryBodyStore() keeps it in memory
+        let head = try await GetReport().stream().collect(into: store)
+        let bytes = try store.data()                  // or use store.fileURL; store.removeFile() when done
     }
 
     // Swift block 3

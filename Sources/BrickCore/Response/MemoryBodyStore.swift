@@ -3,10 +3,10 @@ import BrickTransport
 public import FoundationEssentials
 
 /// Gathers the body in memory.
-public final class MemoryCacheProvider: DataCacheProvider {
+public final class MemoryBodyStore: BodyStore {
     private let buffer = Locked(Data())
 
-    /// An empty provider.
+    /// An empty store.
     public init() {}
 
     public func append(_ chunk: Data) { buffer.withLock { $0.append(chunk) } }

@@ -4,7 +4,7 @@ public import FoundationEssentials
 
 /// Gathers the body in a file of its own in a directory, so that memory stays small whatever the size;
 /// the file stays until ``clear()`` or ``removeFile()``.
-public final class FileCacheProvider: DataCacheProvider {
+public final class FileBodyStore: BodyStore {
     /// The file the body goes to.
     public let fileURL: URL
     private let file: Locked<FileDescriptor>
