@@ -9,7 +9,8 @@ demo:
 # Sets up libcurl, nginx and httpbin, checks the layers' imports (.ci/layers), the functions' lengths
 # (.ci/sizes.py), that the README's dependency lines resolve (.ci/dependency-line), the CHANGELOG's form
 # (.ci/changelog.py), that Tests/DocSamples holds every Swift sample of the README and Docs/
-# (.ci/doc-samples.py) and that the pages give one install line, the one .ci/setup installs
+# (.ci/doc-samples.py), that every article opens with a sentence for DocC's abstract (.ci/abstracts.py) and
+# that the pages give one install line, the one .ci/setup installs
 # (.ci/install-line.py), then builds once (the samples compile with the rest) and runs every test, with every
 # package trait on (the integrations and their dependencies: Package.swift).
 test:
@@ -19,6 +20,7 @@ test:
 	bash .ci/dependency-line
 	python3 .ci/changelog.py
 	python3 .ci/doc-samples.py --check
+	python3 .ci/abstracts.py
 	python3 .ci/install-line.py
 	swift build --build-tests --enable-all-traits
 	swift test --skip-build --enable-all-traits
