@@ -54,3 +54,28 @@ extension Session {
         }
     }
 }
+
+extension Session {
+    /// Opens a WebSocket to `url` that reconnects by `policy` whenever it is lost (``ReconnectingWebSocket``);
+    /// `resubscribe` runs on each new connection, before the outbox is sent.
+    ///
+    /// - Parameters:
+    ///   - url: Where to connect, as for ``webSocket(_:headers:options:retry:)``.
+    ///   - headers: Fields of every handshake request.
+    ///   - options: Limits, subprotocols, compression, heartbeat. Default is ``WebSocketOptions/default``.
+    ///   - policy: How it reconnects, and its outbox. Default is ``ReconnectPolicy/default``.
+    ///   - resubscribe: What to send again on each new connection. Default is nothing.
+    /// - Throws: ``WebSocketError`` when the first connection cannot be opened.
+    public func reconnectingWebSocket(
+        _ url: String, headers: HTTPHeaders = [:], options: WebSocketOptions = .default, policy: ReconnectPolicy = .default,
+        resubscribe: @escaping @Sendable (WebSocket) async throws -> Void = { _ in }
+    ) async throws(WebSocketError) -> ReconnectingWebSocket {
+        let connect: @Sendable () async throws(WebSocketError) -> WebSocket = { [self] () async throws(WebSocketError) -> WebSocket in
+            try await webSocket(url, headers: headers, options: options)
+        }
+        let first = try await connect()
+        let resolved = (try? plan(for: TransportRequest(method: .get, url: url), retry: .none, idempotency: .byMethod, validation: .none, owner: nil).request.get().url) ?? url
+        return ReconnectingWebSocket(Reconnector(
+            first: first, session: self, url: resolved, options: options, policy: policy, connect: connect, resubscribe: resubscribe))
+    }
+}

@@ -26,6 +26,10 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         public static let closed = Kind(name: "closed")
         /// The handshake call failed in the session (the transport, an interceptor, the route).
         public static let call = Kind(name: "call failed")
+        /// A ``ReconnectingWebSocket`` is between connections and has no outbox to keep the message in.
+        public static let notConnected = Kind(name: "not connected")
+        /// A ``ReconnectingWebSocket``'s outbox is full and refuses new messages.
+        public static let outboxFull = Kind(name: "outbox full")
         /// The kind's name.
         public var description: String { name }
     }

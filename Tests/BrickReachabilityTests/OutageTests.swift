@@ -152,6 +152,23 @@ func runProbe(_ scenario: String...) async throws -> ProbeReport {
         print("offline answers from the cache: \(answers.map { String(format: "%.3f", $0) }) ms; revalidation \(report.values("revalidation delay ms")) ms after the route returned")
     }
 
+    @Test func aWebSocketThroughAnOutageReconnectsOnceAndDeliversItsOutboxInOrderExactlyOnce() async throws {
+        let report = try await runProbe("websocket")
+        let hundred = (0..<100).map { "m-\($0)" }
+        #expect(report.facts["echoes before"] == "all")
+        #expect(report.facts["first event"] == "lost")
+        #expect(report.values("waiting in outbox") == [100])
+        #expect(report.facts["second event"] == "reconnected 1")
+        #expect(report.facts["echoes after"] == "all")
+        #expect(report.values("reconnects") == [1])
+        #expect(report.values("dropped") == [0])
+        #expect(report.values("connections") == [2])
+        // The server heard the resubscription first on the new connection, then the hundred, each once, in order.
+        #expect(report.facts["ledger"] == (["subscribe"] + hundred).joined(separator: ","))
+        #expect(report.facts["echoes"] == hundred.joined(separator: ","))
+        #expect(report.facts["reader"] == "ended")
+    }
+
     @Test func aTransferCutByAnOutageRecoversAndAPostIsNeverSentTwice() async throws {
         let report = try await runProbe("cut")
         #expect(report.facts["get result"] == "ok")

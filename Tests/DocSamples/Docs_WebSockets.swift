@@ -8,6 +8,17 @@ fileprivate final class LiveQuotes: Component, WebSocketRequestType, APISessionR
     var headers: HTTPHeaders { ["X-Api-Key": "secret-key"] }
 }
 
+fileprivate func show(_ message: WebSocketMessage) {}
+fileprivate final class Prices: Component, WebSocketRequestType, AutoReconnectType, APISessionRequestType {
+    var URLString: String { "wss://api.example.com/prices" }
+    var webSocketOptions: WebSocketOptions {
+        var options = WebSocketOptions.default
+        options.heartbeat = .seconds(15)                      // a silent connection is found dead too
+        return options
+    }
+    var reconnectPolicy: ReconnectPolicy { ReconnectPolicy(outbox: .init(capacity: 100, whenFull: .dropOldest)) }
+}
+
 
 fileprivate enum SamplesOfWebSockets {
 
@@ -40,5 +51,16 @@ fileprivate enum SamplesOfWebSockets {
         options.maxMessageSize = 1 << 20
         let graph = try await session.webSocket("wss://api.example.test/graphql", options: options)
         print(graph.subprotocol ?? "none chosen")
+    }
+
+    // Swift block 4
+    fileprivate static func sample4() async throws {
+        let api = Session(configuration: Session.Configuration(baseURL: "https://api.example.com"))
+        let prices = try await Prices().connectReconnecting { socket in
+            try await socket.send(text: #"{"subscribe": "EURUSD"}"#)  // on every new connection, before the outbox
+        }
+        try await prices.send(text: "hello")                           // sent now, or kept in the outbox while down
+        for try await message in prices.messages { show(message) }
+        let same = try await api.reconnectingWebSocket("wss://api.example.com/prices", policy: .default)
     }
 }

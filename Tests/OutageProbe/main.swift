@@ -47,13 +47,14 @@ do {
         let values = arguments.dropFirst().compactMap { Int($0) }
         report = try await wakeScenario(count: values.first ?? 100_000, hosts: values.dropFirst().first ?? values.first ?? 100_000)
     case "mitmproxy-cassette": report = try await mitmproxyCassetteScenario()
+    case "websocket": report = try await webSocketScenario()
     case "queue": report = try await queueScenario(count: Int(arguments.dropFirst().first ?? "") ?? 6)
     case "postgres-fleet": report = try await postgresFleetScenario(count: Int(arguments.dropFirst().first ?? "") ?? 100)
     case "chaos":
         let values = arguments.dropFirst().compactMap { Int($0) }
         report = try await chaosScenario(seconds: values.first ?? 180, workers: values.dropFirst().first ?? 64)
     default:
-        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|environment-proxy|offline-cache|burst [N]|burst-libcurl N CURL_BENCH|wake [WAITERS [HOSTS]]|mitmproxy-cassette|queue [N]|chaos [SECONDS [WORKERS]]\n".utf8))
+        FileHandle.standardError.write(Data("usage: outage-probe monitor|outages [N]|cut|fail-fast|environment-proxy|offline-cache|burst [N]|burst-libcurl N CURL_BENCH|wake [WAITERS [HOSTS]]|mitmproxy-cassette|websocket|queue [N]|chaos [SECONDS [WORKERS]]\n".utf8))
         exit(2)
     }
     let encoder = JSONEncoder()

@@ -6,6 +6,9 @@
   /close?code=C&reason=R   closes at once with that code and reason
   /big?size=N       sends one binary message of N bytes, then echo
   /refuse           answers 403
+  /counted          every text message kept in the server's ledger (across connections) and echoed;
+                    `subscribe` is answered `subscribed`
+  /ledger           sends the ledger as JSON ({"messages": [...], "connections": N}) and closes
 The socket may be a TCP or a Unix one.
 `ws_server.py silent` answers the handshake by hand (no compression), then reads and ignores everything:
 it never answers a ping or a close frame, and never closes.
@@ -21,9 +24,22 @@ from urllib.parse import parse_qs, urlparse
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 
+LEDGER = {"messages": [], "connections": 0}
+
+
 async def handler(connection):
     url = urlparse(connection.request.path)
     query = parse_qs(url.query)
+    if url.path == "/counted":
+        LEDGER["connections"] += 1
+        async for message in connection:
+            LEDGER["messages"].append(message)
+            await connection.send("subscribed" if message == "subscribe" else message)
+        return
+    if url.path == "/ledger":
+        await connection.send(json.dumps(LEDGER))
+        await connection.close()
+        return
     if url.path == "/headers":
         await connection.send(json.dumps({name: value for name, value in connection.request.headers.raw_items()}))
     elif url.path == "/close":
