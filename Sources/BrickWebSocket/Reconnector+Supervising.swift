@@ -7,6 +7,8 @@ extension Reconnector {
     func supervise(_ first: WebSocket) async {
         var socket = first
         var flushes = false
+        var failures = 0
+        var opened = ContinuousClock.now
         while true {
             let end = await read(socket, flushing: flushes)
             let closed = state.withLock { state -> Bool in
@@ -17,7 +19,9 @@ extension Reconnector {
             guard let lost = Self.loss(end, socket.peerClose) else { return finish(end) }
             eventSink.yield(.lost(lost))
             let lostAt = ContinuousClock.now
-            guard let next = await reopen(after: lost) else { return }
+            failures = Self.failuresCarried(failures, lived: lostAt - opened, policy)
+            guard let next = await reopen(after: lost, failures: &failures) else { return }
+            opened = ContinuousClock.now
             let count = state.withLock { state -> Int? in
                 guard !state.closed else { return nil }
                 state.socket = next
@@ -64,10 +68,17 @@ extension Reconnector {
         }
     }
 
+    /// The failed attempts the next reopening starts from: none after a connection that lived longer than the
+    /// policy's longest delay, else those before it and one for it, so that a server that accepts and drops
+    /// every connection at once is backed off from (and given up on) as one that refuses.
+    static func failuresCarried(_ failures: Int, lived: Duration, _ policy: ReconnectPolicy) -> Int {
+        lived > policy.maxDelay ? 0 : failures + 1
+    }
+
     /// The next connection, by the policy: waits for the route, backs off with jitter, takes a token of the
-    /// origin's retry budget, connects. `nil` when closed meanwhile or given up (then the messages ended).
-    private func reopen(after lost: WebSocketError) async -> WebSocket? {
-        var failures = 0
+    /// origin's retry budget, connects, counting `failures` on. `nil` when closed meanwhile or given up (then
+    /// the messages ended).
+    private func reopen(after lost: WebSocketError, failures: inout Int) async -> WebSocket? {
         var last = lost
         let clock = session.configuration.clock
         while failures < policy.maxAttempts {

@@ -15,6 +15,13 @@ struct ReconnectTests {
         #expect(policy.delay(after: -3, unit: 0) == .milliseconds(125))
     }
 
+    @Test func aConnectionLostSoonAfterOpeningCountsAsAFailedAttemptOneThatLivedLongStartsAgain() {
+        let policy = ReconnectPolicy.default
+        #expect(Reconnector.failuresCarried(0, lived: .seconds(1), policy) == 1)
+        #expect(Reconnector.failuresCarried(4, lived: .seconds(9), policy) == 5)
+        #expect(Reconnector.failuresCarried(4, lived: .seconds(11), policy) == 0)
+    }
+
     @Test func aBrokenConnectionOrAPeerGoingAwayIsALossAProtocolErrorOrANormalCloseIsAnEnd() {
         let lost = WebSocketError(.connectionLost, "gone")
         #expect(Reconnector.loss(.failure(lost), nil)?.kind == .connectionLost)
