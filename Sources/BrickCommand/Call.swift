@@ -47,7 +47,7 @@ enum Call {
             if Interrupt.happened {
                 var partial = stat()
                 let kept = stat(path + ".part", &partial) == 0 ? Int64(partial.st_size) : 0
-                Output.error("interrupted: \(ByteCount.text(kept)) kept in \(path).part; run the same command to resume\n")
+                Output.error("interrupted: \(ByteCount.text(kept)) kept in \(path).part; \(ResumeOutlook.of(destination: path).words)\n")
                 return 130
             }
             if let response = error.response {

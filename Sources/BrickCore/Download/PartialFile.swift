@@ -98,7 +98,7 @@ final class PartialFile: Sendable {
             state.withLock { $0.record = nil }
             return
         }
-        let next = ResumeRecord(url: url, validator: validator, length: length)
+        let next = ResumeRecord(url: url, validator: validator, length: length, ranges: ResumeRecord.ranges(of: head))
         guard next != record else { return }
         try next.write(to: recordPath)
         state.withLock { $0.record = next }

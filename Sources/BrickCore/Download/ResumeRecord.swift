@@ -9,6 +9,23 @@ struct ResumeRecord: Codable, Equatable, Sendable {
     var validator: String
     /// The complete length of the resource, when the server said.
     var length: Int64?
+    /// What the server's `Accept-Ranges` said: `true` for `bytes`, `false` for `none`, `nil` when it said
+    /// nothing (a record written before this field has none either).
+    var ranges: Bool?
+
+    init(url: String, validator: String, length: Int64?, ranges: Bool? = nil) {
+        self.url = url
+        self.validator = validator
+        self.length = length
+        self.ranges = ranges
+    }
+
+    /// What `head`'s `Accept-Ranges` says (``ranges``).
+    static func ranges(of head: ResponseHead) -> Bool? {
+        guard let value = head.headers["Accept-Ranges"]?.trimmingWhitespace.lowercased() else { return nil }
+        if value == "none" { return false }
+        return value.split(separator: ",").contains { $0.trimmingWhitespace == "bytes" } ? true : nil
+    }
 
     /// The validator of `head` usable in `If-Range` (RFC 9110 §13.1.5): a strong entity tag, else the
     /// `Last-Modified` date; `nil` when the response has neither (then a download cannot resume).
