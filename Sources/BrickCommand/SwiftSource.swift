@@ -20,7 +20,16 @@ struct SwiftSource {
             lines += ["        })", "    }"]
         }
         lines += ["}", "", "// " + call(name)]
+        if let warning = retryWarning { lines.append("// " + warning) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the printed class will not do that the flags asked: retry rules on a method that is not
+    /// idempotent repeat nothing the server may have received.
+    var retryWarning: String? {
+        guard invocation.retry != .none, !invocation.method.isIdempotent else { return nil }
+        return "Note: the retry brick repeats no \(invocation.method.rawValue) the server may have received (it is not idempotent); "
+            + "add IdempotencyKeyType to allow those repeats"
     }
 
     private var needsFoundation: Bool {
@@ -31,15 +40,26 @@ struct SwiftSource {
         }
     }
 
-    /// `Post` and the last two path segments, in UpperCamelCase: `PostAnythingUsers`.
+    /// The method and the last two path segments that mean something, in UpperCamelCase: `GetUsersOrders`
+    /// for `GET /users/7/orders`. Left out: identifiers (all digits), a segment that only repeats the method
+    /// (`POST /post`), and version markers (`v1`); a path with nothing left is named by its host's first
+    /// label (`PostHttpbin`), or `Root`.
     var className: String {
         var path = invocation.url.split(separator: "://", maxSplits: 1).last.map(String.init) ?? ""
         path = String(path.prefix { $0 != "?" && $0 != "#" })
-        let segments = path.split(separator: "/").dropFirst().suffix(2)
-        let words = segments.flatMap { $0.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) } }
         let method = invocation.method.rawValue.lowercased()
-        return ([method] + words.map(String.init)).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-            + (words.isEmpty ? "Root" : "")
+        let pieces = path.split(separator: "/")
+        let meaningful = pieces.dropFirst().filter { segment in
+            let text = segment.lowercased()
+            let isVersion = text.count <= 3 && text.first == "v" && text.dropFirst().allSatisfy(\.isNumber)
+            return text != method && !text.allSatisfy(\.isNumber) && !isVersion
+        }
+        var words = meaningful.suffix(2).flatMap { $0.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) } }.map(String.init)
+        if words.isEmpty, let host = pieces.first?.split(separator: "@").last?.split(separator: ".").first.map(String.init),
+            host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }), host.first?.isLetter == true {
+            words = [host]
+        }
+        return ([method] + words).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + (words.isEmpty ? "Root" : "")
     }
 
     /// Whether a stock brick (`POSTRequestType`) names the method.

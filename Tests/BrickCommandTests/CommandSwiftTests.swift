@@ -46,9 +46,15 @@ import TestServers
             try await PipedChild.run([try Brick.path(), "--swift"] + arguments).text
         }
         let post = try await source("https://api.example.com/v1/users", "name=Ada", "--retry", "soft")
-        #expect(post.contains("final class PostV1Users: Component, POSTRequestType, APISessionRequestType, JSONBodyType, SoftAutoRetryType, JSONResponseType {"))
+        #expect(post.contains("final class PostUsers: Component, POSTRequestType, APISessionRequestType, JSONBodyType, SoftAutoRetryType, JSONResponseType {"))
         #expect(post.contains(#"var jsonBody: JSON { .object(["name": .string("Ada")]) }"#))
-        #expect(post.contains("// let response = try await PostV1Users().response()"))
+        #expect(post.contains("// let response = try await PostUsers().response()"))
+        #expect(post.contains("// Note: the retry brick repeats no POST the server may have received (it is not idempotent); add IdempotencyKeyType"))
+        let named = try await source("POST", "https://httpbin.org/post", "a=b")
+        #expect(named.contains("final class PostHttpbin: Component,"))
+        #expect(!named.contains("// Note:"))
+        #expect(try await source("http://h/users/7/orders?x=1").contains("final class GetUsersOrders: Component,"))
+        #expect(try await source("http://127.0.0.1:8080/").contains("final class GetRoot: Component,"))
 
         let get = try await source("GET", "http://h/search", "q==1", "--timeout", "5", "--retry", "hard")
         #expect(get.contains("GETRequestType, APISessionRequestType, QueryParametersType, HardAutoRetryType, CustomTimeoutType, DataResponseType"))
