@@ -46,14 +46,18 @@ extension Reconnector {
         let flush = flushing ? Task { await self.resubscribeAndFlush(socket) } : nil
         defer { watch.cancel() }
         var messages = socket.messages.makeAsyncIterator()
+        let end: Result<Void, WebSocketError>
         do throws(WebSocketError) {
             while let message = try await messages.next() { await inbox.push(message) }
-            await flush?.value
-            return .success(())
+            end = .success(())
         } catch {
-            await flush?.value
-            return .failure(error)
+            end = .failure(error)
         }
+        // A resubscribe hook still waiting (for an answer that cannot come now) is cancelled; the flush is
+        // waited for, so that what it could not send is back in the outbox before the next connection's.
+        flush?.cancel()
+        await flush?.value
+        return end
     }
 
     /// The loss to reconnect after, or `nil` when the messages end as the connection did: a broken connection
