@@ -80,8 +80,17 @@ package struct URLAuthority: Sendable {
     /// `host` lowercased as a URL's host is (ASCII letters folded, Unicode lowercasing beyond ASCII), without
     /// a copy when it is lowercase already.
     package static func lowercased(host: String) -> String {
-        var host = host
-        let folds = host.withUTF8 { bytes in bytes.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) } }
-        return folds ? host.withUTF8 { folded($0, 0, $0.count) } : host
+        let folds = host.utf8.withContiguousStorageIfAvailable { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) { return true }
+                index += 1
+            }
+            return false
+        }
+        guard folds != false else { return host }
+        var copy = host
+        return copy.withUTF8 { folded($0, 0, $0.count) }
     }
 }

@@ -134,6 +134,27 @@ struct OriginStateTests {
         #expect(!table.holdsAny)
     }
 
+    /// A call asks the table nothing after a success while every budget is full: the table must know when
+    /// one is not, from the charge until refills bring it back, and forget it with its origin.
+    @Test func theTableKnowsWhetherAnyBudgetIsShortOfTokens() throws {
+        let clock = ManualClock()
+        let budget = try RetryBudget(maxTokens: 2, tokenRatio: 0.5)
+        let table = OriginTable(try OriginProtection(retryBudget: budget, maxOrigins: 1), clock: clock)
+        let charge = OriginOutcome(budget: .charge, breaker: .none), refill = OriginOutcome(budget: .refill, breaker: .none)
+        let breaker = table.settings.circuitBreaker
+        table.update("a") { state, now in _ = state.record(refill, probe: false, breaking: false, budget: budget, breaker, now: now) }
+        #expect(!table.owesAny)
+        table.update("a") { state, now in _ = state.record(charge, probe: false, breaking: false, budget: budget, breaker, now: now) }
+        #expect(table.owesAny)
+        table.update("a") { state, now in _ = state.record(refill, probe: false, breaking: false, budget: budget, breaker, now: now) }
+        #expect(table.owesAny)  // 1.5 of 2
+        table.update("a") { state, now in _ = state.record(refill, probe: false, breaking: false, budget: budget, breaker, now: now) }
+        #expect(!table.owesAny)
+        table.update("a") { state, now in _ = state.record(charge, probe: false, breaking: false, budget: budget, breaker, now: now) }
+        table.update("b") { _, _ in }  // a is forgotten to make room, and its debt with it
+        #expect(!table.owesAny)
+    }
+
     @Test func settingsOutOfRangeAreRefusedWhenMade() {
         #expect(throws: OriginSettingError.self) { try RetryBudget(maxTokens: 0) }
         #expect(throws: OriginSettingError.self) { try RetryBudget(tokenRatio: -0.1) }

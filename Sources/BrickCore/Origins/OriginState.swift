@@ -33,6 +33,8 @@ struct OriginState: Sendable {
     /// back (``OriginTable`` keeps both).
     var lastUsed: Duration
     var countedAsHolding = false
+    /// Whether the table counts it among those whose budget is below its full count of tokens.
+    var countedAsOwing = false
 
     init(tokens: Double, now: Duration) {
         self.tokens = tokens
@@ -116,8 +118,7 @@ struct OriginOutcome: Sendable, Equatable {
     static func of(status: Int?, failure kind: TransportError.Kind?, routeDown: Bool) -> OriginOutcome {
         if routeDown { return OriginOutcome(budget: .none, breaker: .none) }
         if let status {
-            let failed = status == 408 || status == 429 || (500...599).contains(status)
-            return failed ? OriginOutcome(budget: .charge, breaker: .failure) : OriginOutcome(budget: .refill, breaker: .success)
+            return fails(status) ? OriginOutcome(budget: .charge, breaker: .failure) : OriginOutcome(budget: .refill, breaker: .success)
         }
         switch kind {
         case .connectionLost?, .timedOut?, .stalled?: return OriginOutcome(budget: .charge, breaker: .failure)
@@ -125,4 +126,7 @@ struct OriginOutcome: Sendable, Equatable {
         default: return OriginOutcome(budget: .none, breaker: .none)
         }
     }
+
+    /// Whether an answer with `status` counts as its origin's failure: `408`, `429` and the `5xx`.
+    static func fails(_ status: Int) -> Bool { status == 408 || status == 429 || (500...599).contains(status) }
 }

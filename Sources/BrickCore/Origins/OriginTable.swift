@@ -4,8 +4,9 @@ import Synchronization
 /// A session's ``OriginState``s, one per origin, behind one lock; at most ``OriginProtection/maxOrigins`` of
 /// them (the least recently used forgotten first, after any idle longer than ``OriginProtection/idleExpiry``).
 ///
-/// ``holdsAny`` is read without the lock: a plain call asks it before it goes straight to the transport, so
-/// that a hold or an open breaker stops it too.
+/// ``holdsAny`` and ``owesAny`` are read without the lock: a call asks them before its hop, so that it asks
+/// the table nothing when no origin could change what the hop does (none holds calls back) or what its answer
+/// would change (every budget is full, so a success has no token to give back).
 final class OriginTable: Sendable {
     let settings: OriginProtection
     private let timeline: any Timeline
@@ -13,6 +14,8 @@ final class OriginTable: Sendable {
     /// How many origins may hold calls back: counted up when one starts to (a hold, a breaker that opens),
     /// down when a look finds it has stopped (``OriginState/countedAsHolding``), or when it is forgotten.
     private let holding = Atomic<Int>(0)
+    /// How many origins have a retry budget below its full count of tokens (``OriginState/countedAsOwing``).
+    private let owing = Atomic<Int>(0)
 
     init(_ settings: OriginProtection, timeline: any Timeline) {
         self.settings = settings
@@ -27,6 +30,11 @@ final class OriginTable: Sendable {
 
     /// Whether any origin may hold calls back now (it may have stopped since: the next look at it says).
     var holdsAny: Bool { holding.load(ordering: .relaxed) > 0 }
+
+    /// Whether any origin's retry budget may be short of tokens, so that a success there gives one back. A
+    /// call that reads `false` while another's failure is being counted skips its refill: the budget comes
+    /// back a tenth of a token later, never sooner than it should.
+    var owesAny: Bool { owing.load(ordering: .relaxed) > 0 }
 
     /// Runs `change` on `origin`'s state (made now when there is none), keeping ``holding`` true to it.
     func update<Result: Sendable>(_ origin: String, _ change: (inout OriginState, Duration) -> Result) -> Result {
@@ -49,6 +57,9 @@ final class OriginTable: Sendable {
         let holds = state.holds(now)
         if holds != state.countedAsHolding { holding.add(holds ? 1 : -1, ordering: .relaxed) }
         state.countedAsHolding = holds
+        let owes = state.tokens < settings.retryBudget?.maxTokens ?? 0
+        if owes != state.countedAsOwing { owing.add(owes ? 1 : -1, ordering: .relaxed) }
+        state.countedAsOwing = owes
         return result
     }
 
@@ -66,7 +77,9 @@ final class OriginTable: Sendable {
     }
 
     private func forget(_ origin: String, in states: inout [String: OriginState]) {
-        if states.removeValue(forKey: origin)?.countedAsHolding == true { holding.add(-1, ordering: .relaxed) }
+        guard let state = states.removeValue(forKey: origin) else { return }
+        if state.countedAsHolding { holding.add(-1, ordering: .relaxed) }
+        if state.countedAsOwing { owing.add(-1, ordering: .relaxed) }
     }
 
     /// Every origin's state now, for ``Session/originStatuses()``.

@@ -18,11 +18,18 @@ struct ProtectingOrigins: AttemptStage {
         let settings = origins.settings
         let breaking = call.originPolicy.usesCircuitBreaker ?? settings.breaksEveryCall
         let budget = call.rules.isActive && call.originPolicy.usesRetryBudget ? settings.retryBudget : nil
-        guard breaking || budget != nil || bulkheads != nil || origins.holdsAny else {
-            // Nothing is held and the call draws on nothing: only a hold its answer asks for is noted.
+        guard breaking || bulkheads != nil || origins.holdsAny || (budget != nil && origins.owesAny) else {
+            // Nothing is held, no line limits the hop and the call draws on no breaker: the origin's state
+            // would admit it as it is. A success then changes nothing (every budget is full); a failure is
+            // counted, or, for a call that draws on no budget, only a hold its answer asks for is noted.
             let outcome = await next(request)
-            if let status = outcome.arrivedStatus, status == 429 || status == 503, let head = outcome.head { hold(after: head, request, call) }
-            return outcome
+            if let status = outcome.arrivedStatus, !OriginOutcome.fails(status) { return outcome }
+            guard budget != nil else {
+                if let status = outcome.arrivedStatus, status == 429 || status == 503, let head = outcome.head { hold(after: head, request, call) }
+                return outcome
+            }
+            let ticket = OriginTicket(origin: call.session.originName(of: request.url), budget: budget, breaking: false)
+            return await counted(outcome, ticket, request, call)
         }
         return await protected(request, call, next, breaking: breaking, budget: budget)
     }
@@ -38,7 +45,15 @@ struct ProtectingOrigins: AttemptStage {
         // admit the hop as it is, and with no line of calls to take a place in, nothing is asked before it.
         if origins.holdsAny || bulkheads != nil, let refusal = await admit(&ticket, request, call) { return .failure(refusal) }
         defer { if ticket.holdsPlace { bulkheads?.leave(origin) } }
-        let outcome = await next(request)
+        return await counted(await next(request), ticket, request, call)
+    }
+
+    /// `outcome`, once counted for the ticket's origin (a failure without an answer counts for nothing while
+    /// the route to the host is down).
+    @inline(never)
+    private nonisolated(nonsending) func counted(
+        _ outcome: ResponseOutcome, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call
+    ) async -> ResponseOutcome {
         let routeDown = outcome.head == nil ? await Self.routeDown(after: outcome, request, call) : false
         count(outcome, routeDown: routeDown, ticket, request, call)
         return outcome
