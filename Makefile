@@ -31,9 +31,10 @@ bench:
 	bash .ci/setup bench
 	bash .ci/bench
 
-# Instructions (callgrind) and allocations per request of raw libcurl, the floor (bare, and with the default
-# request's libcurl work) and BrickRequest in S1, S2, S4 and S1transport; one INSTRUCTIONS line each
-# (see Docs/Performance.md).
+# Instructions (callgrind) and allocations per request of raw libcurl and the floor (as they always ran, and
+# with libcurl used at its cheapest: -best; the best floor with the default request's libcurl work) and
+# BrickRequest in S1, S2, S4, S1transport, S1readme and S1features; one INSTRUCTIONS line each (see
+# Docs/Performance.md).
 instructions:
 	bash .ci/instructions
 

@@ -12,7 +12,7 @@ import Synchronization
 // when a request is posted, and resumes the caller's continuation when the transfer ends. So each request
 // crosses threads twice, as in BrickRequest, but the caller builds no request value, the engine sets no
 // options beyond the URL (each handle is set up once and reused without a reset), parses no head and
-// collects no body (it is counted and dropped). What separates brick-bench from this client is the cost of
+// collects no body (it is counted and dropped). BENCH_BEST=1 makes it the honest floor (see `best`). What separates brick-bench from this client is the cost of
 // BrickRequest's own code; what separates this client from curl-bench is the cost of the architecture.
 
 /// What the engine hands back for one request.
@@ -138,23 +138,33 @@ enum Callbacks {
 /// header fields in a custom list, every head line handed to a callback), so that `make instructions` can
 /// show what those features cost libcurl itself, apart from the Swift around it.
 let withFeatures = getenv("FLOOR_FEATURES").map { String(cString: $0) == "1" } ?? false
-/// The list's address (made once, never freed: it lives as long as the process).
-let featureFields: Int = {
-    guard withFeatures else { return 0 }
-    let list = curl_slist_append(nil, "User-Agent: BrickRequest/0.7.0")
-    return Int(bitPattern: curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd"))
+/// `BENCH_BEST=1`: libcurl as BrickRequest's engine uses it at its cheapest: the URL parsed once and kept
+/// with the handle (`CURLOPT_CURLU`: a transfer copies it instead of parsing the text), and no `Accept`.
+let best = getenv("BENCH_BEST").map { String(cString: $0) == "1" } ?? false
+/// The list's address (made once, never freed: it lives as long as the process); 0 for none.
+let fields: Int = {
+    var list: UnsafeMutablePointer<curl_slist>?
+    if withFeatures {
+        list = curl_slist_append(list, "User-Agent: BrickRequest/0.7.0")
+        list = curl_slist_append(list, "Accept-Encoding: deflate, gzip, br, zstd")
+    }
+    if best { list = curl_slist_append(list, "Accept:") }
+    return Int(bitPattern: list)
 }()
 
 /// A handle for `url`, set up once: the URL, no signals, the body dropped, and a 1 KiB form body for S4.
 func makeHandle(url: String, post: Bool) -> Int {
     guard let handle = curl_easy_init() else { fatal("libcurl could not make an easy handle") }
-    _ = brick_easy_setopt_string(handle, CURLOPT_URL, url)
+    if best {  // the parsed URL lives as long as the process, as the handle does
+        guard let parsed = curl_url(), curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK else { fatal("libcurl refused the URL") }
+        _ = brick_easy_setopt_pointer(handle, CURLOPT_CURLU, UnsafeMutableRawPointer(parsed))
+    } else {
+        _ = brick_easy_setopt_string(handle, CURLOPT_URL, url)
+    }
     _ = brick_easy_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
     _ = brick_easy_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, Callbacks.discard)
-    if withFeatures {
-        _ = brick_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(bitPattern: featureFields))
-        _ = brick_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, Callbacks.discard)
-    }
+    if fields != 0 { _ = brick_easy_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(bitPattern: fields)) }
+    if withFeatures { _ = brick_easy_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, Callbacks.discard) }
     if post {
         let form = "b=" + String(repeating: "x", count: 1022)
         _ = brick_easy_setopt_off(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(form.utf8.count))
@@ -231,7 +241,7 @@ func main() async -> Never {
     }
     let wall = ContinuousClock.now - wallStart
     let (cpuEnd, maxRSS) = cpuSeconds()
-    printResult(client: "floor", scenario: scenario, count: count, bytes: tally.bytes, wall: wall, cpu: cpuEnd - cpuStart,
+    printResult(client: best ? "floor-best" : "floor", scenario: scenario, count: count, bytes: tally.bytes, wall: wall, cpu: cpuEnd - cpuStart,
                 maxRSS: maxRSS, errors: tally.errors)
     exit(tally.errors == 0 ? 0 : 1)
 }

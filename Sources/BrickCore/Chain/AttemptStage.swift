@@ -40,9 +40,10 @@ public struct AttemptNext: Sendable {
             let next = AttemptNext(call: call, index: index, inner: (inner.stages, inner.position + 1))
             return await inner.stages[inner.position].send(request, call, next: next)
         }
-        let stages = call.chain.attemptStages
-        if index < stages.count { return await stages[index].send(request, call, next: AttemptNext(call: call, index: index + 1)) }
-        return await call.session.exchange(request, call)
+        let chain = call.chain
+        if index >= chain.attemptStages.count { return await call.session.exchange(request, call) }
+        if index >= chain.passingFrom { return await chain.throughPassing(request, call, from: index) }
+        return await chain.attemptStages[index].send(request, call, next: AttemptNext(call: call, index: index + 1))
     }
 }
 

@@ -14,12 +14,19 @@ final class Chain: Sendable {
     let concludesInAttempt: Bool
     /// Where each stage stands in the declared order, for tests and `Session.stageNames(for:)`.
     let order: [StageOrder]
+    /// The passing stages at the bottom of the attempt chain (``throughPassing(_:_:from:)``): attempt stages
+    /// ``passingFrom``… are ``PassingStage``s, and these are they.
+    let passing: [any PassingStage]
+    let passingFrom: Int
 
     init(call: [(StageOrder, any CallStage)], attempt: [(StageOrder, any AttemptStage)], concludesInAttempt: Bool) {
         callStages = call.map(\.1)
         attemptStages = attempt.map(\.1)
         self.concludesInAttempt = concludesInAttempt
         order = call.map(\.0) + (concludesInAttempt ? [.conclusion] : []) + attempt.map(\.0) + [.transport]
+        let tail = attempt.reversed().prefix { $0.1 is any PassingStage }
+        passingFrom = attempt.count - tail.count
+        passing = tail.reversed().compactMap { $0.1 as? any PassingStage }
     }
 
     /// Runs `call` from call-level stage `index` on; below the last, one attempt (the attempt loop, when in

@@ -2,20 +2,30 @@
 /// protection, transport) as a request of its own, so that each hop's origin answers for its own head. A
 /// hop's streamed body is ended when it redirects. The answer that ends it carries every hop
 /// (``TransportResponse/redirects``) and the metrics say how many there were.
-struct FollowingRedirects: AttemptStage {
+final class FollowingRedirects: PassingStage {
     @inline(__always)
     nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
-        let first = await next(request)
-        guard request.options.followRedirects, let status = first.arrivedStatus, RedirectRule.isRedirect(status) else { return first }
-        return await follow(first, of: request, next)
+        await sendPassing(request, call, next: next)
     }
 
-    /// The hops after `response`, a redirect: out of line, so that the frame of a call that is not redirected
+    /// Every hop goes down as it is: the redirects act on what comes up.
+    func passesDown(_ request: TransportRequest, _ call: Call) -> Bool { true }
+
+    func passesUp(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) -> Bool {
+        guard request.options.followRedirects, let status = outcome.arrivedStatus else { return true }
+        return !RedirectRule.isRedirect(status)
+    }
+
+    nonisolated(nonsending) func sendInFull(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        await next(request)
+    }
+
+    /// The hops after `first`, a redirect: out of line, so that the frame of a call that is not redirected
     /// holds none of their values.
     @inline(never)
-    private nonisolated(nonsending) func follow(_ first: consuming ResponseOutcome, of request: TransportRequest, _ next: AttemptNext) async -> ResponseOutcome {
+    nonisolated(nonsending) func finish(_ first: ResponseOutcome, _ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         var response: TransportResponse
-        switch consume first {
+        switch first {
         case .failure(let error): return .failure(error)
         case .success(let arrived): response = arrived
         }

@@ -9,28 +9,53 @@ import FoundationEssentials
 /// A `503` holds every call to its origin; a `429` holds only the calls that carry the same credentials (the
 /// `Authorization`, `Cookie` and API-key fields), since a server that limits one client says nothing of
 /// another. A failure while the route to the host is down counts for nothing.
-struct ProtectingOrigins: AttemptStage {
+final class ProtectingOrigins: PassingStage {
     let origins: OriginTable
     let bulkheads: Bulkheads?
 
+    init(origins: OriginTable, bulkheads: Bulkheads?) {
+        self.origins = origins
+        self.bulkheads = bulkheads
+    }
+
     @inline(__always)
     nonisolated(nonsending) func send(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        await sendPassing(request, call, next: next)
+    }
+
+    /// Whether the call draws on the origin's breaker, and on its budget (`nil`: none).
+    private func draws(_ call: Call) -> (breaking: Bool, budget: RetryBudget?) {
         let settings = origins.settings
         let breaking = call.originPolicy.usesCircuitBreaker ?? settings.breaksEveryCall
-        let budget = call.rules.isActive && call.originPolicy.usesRetryBudget ? settings.retryBudget : nil
-        guard breaking || bulkheads != nil || origins.holdsAny || (budget != nil && origins.owesAny) else {
-            // Nothing is held, no line limits the hop and the call draws on no breaker: the origin's state
-            // would admit it as it is. A success then changes nothing (every budget is full); a failure is
-            // counted, or, for a call that draws on no budget, only a hold its answer asks for is noted.
-            let outcome = await next(request)
-            if let status = outcome.arrivedStatus, !OriginOutcome.fails(status) { return outcome }
-            guard budget != nil else {
-                if let status = outcome.arrivedStatus, status == 429 || status == 503, let head = outcome.head { hold(after: head, request, call) }
-                return outcome
-            }
-            let ticket = OriginTicket(origin: call.session.originName(of: request.url), budget: budget, breaking: false)
-            return await counted(outcome, ticket, request, call)
+        return (breaking, call.rules.isActive && call.originPolicy.usesRetryBudget ? settings.retryBudget : nil)
+    }
+
+    /// Nothing is held, no line limits the hop, the call draws on no breaker, and no budget it draws on is
+    /// short of tokens: the origin's state would admit the hop as it is, and a success changes nothing.
+    func passesDown(_ request: TransportRequest, _ call: Call) -> Bool {
+        let (breaking, budget) = draws(call)
+        return !(breaking || bulkheads != nil || origins.holdsAny || (budget != nil && origins.owesAny))
+    }
+
+    /// A success passes; a failure is counted (or, for a call that draws on no budget, only a hold its
+    /// answer asks for is noted).
+    func passesUp(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) -> Bool {
+        guard let status = outcome.arrivedStatus else { return draws(call).budget == nil }
+        return !OriginOutcome.fails(status) || (draws(call).budget == nil && status != 429 && status != 503)
+    }
+
+    @inline(never)
+    nonisolated(nonsending) func finish(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        guard let budget = draws(call).budget else {
+            if let head = outcome.head, let status = outcome.arrivedStatus, status == 429 || status == 503 { hold(after: head, request, call) }
+            return outcome
         }
+        let ticket = OriginTicket(origin: call.session.originName(of: request.url), budget: budget, breaking: false)
+        return await counted(outcome, ticket, request, call)
+    }
+
+    nonisolated(nonsending) func sendInFull(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
+        let (breaking, budget) = draws(call)
         return await protected(request, call, next, breaking: breaking, budget: budget)
     }
 
