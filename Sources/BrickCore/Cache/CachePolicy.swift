@@ -143,8 +143,8 @@ enum CachePolicy {
     /// 503 or 504.
     static func isError(_ outcome: ResponseOutcome) -> Bool {
         switch outcome {
-        case .success(let response): [500, 502, 503, 504].contains(response.head.status)
-        case .failure(let error): error.response.map { [500, 502, 503, 504].contains($0.head.status) } ?? !error.isCancelled
+        case .success(let response): [500, 502, 503, 504].contains(response.status)
+        case .failure(let error): error.response.map { [500, 502, 503, 504].contains($0.status) } ?? !error.isCancelled
         }
     }
 

@@ -173,7 +173,7 @@ final class CacheStep: Sendable {
             return .success(stale)
         }
         guard case .success(let response) = outcome else { return outcome }
-        if response.head.status == 304, let entry {
+        if response.status == 304, let entry {
             // RFC 9111 §4.3.4: a 304 whose validator is another representation's updates nothing; the
             // stored response is outdated, and the request goes again without conditional fields.
             guard CachePolicy.notModifiedMatches(response.head, entry) else {
@@ -203,9 +203,9 @@ final class CacheStep: Sendable {
         let left = CachePolicy.fieldsNotStored(response.head, decoded: response.contentDecoded)
         let headers = HTTPHeaders(response.head.headers.filter { !left.contains($0.name.lowercased()) })
         let received = CachedResponse(
-            status: response.head.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
+            status: response.status, headers: headers, body: response.body, requestTime: sentAt, responseTime: now,
             varyingFields: CachePolicy.varyingFields(of: request, for: response.head))
-        if response.head.status == 206 {
+        if response.status == 206 {
             await storePart(received)
         } else {
             await cache.store(received, for: key)

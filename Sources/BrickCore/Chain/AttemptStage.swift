@@ -34,7 +34,9 @@ public struct AttemptNext: Sendable {
         self.inner = inner
     }
 
-    /// Sends `request` through the rest of the chain.
+    /// Sends `request` through the rest of the chain. Inlined into the steps of the chain that call it (the
+    /// attempt's top, a stage's send), so that going on to the next stage is not a step of its own.
+    @inline(__always)
     public nonisolated(nonsending) func callAsFunction(_ request: TransportRequest) async -> ResponseOutcome {
         if let inner, inner.position < inner.stages.count {
             let next = AttemptNext(call: call, index: index, inner: (inner.stages, inner.position + 1))

@@ -12,49 +12,47 @@ import FoundationEssentials
 public final class Call: @unchecked Sendable {
     /// The request as built from the bricks (the session's headers, the parameters, the options), before any
     /// stage adapted it.
-    public let request: TransportRequest
-    /// The retry rules.
-    public let rules: AutoRetryConfiguration
-    /// Whether the request may be sent again once it may have reached the server.
-    public let idempotency: Idempotency
-    /// How a GET uses the session's response cache.
-    public let cacheMode: CacheMode
-    /// Which responses count as successful.
-    public let validation: ResponseValidation
-    /// How the call takes part in its origin's protection.
-    public let originPolicy: OriginPolicy
-    /// Whether and how the call is hedged.
-    public let hedging: Hedging?
+    public var request: TransportRequest { source.built }
     /// The session the call runs on.
     public let session: Session
-    /// The request's modifiers and interceptors of its own, and its logging options.
-    let plan: CallParts
     /// How the answer is taken: collected, streamed, or into a file.
     let delivery: Delivery
+    /// Whether ``delivery`` collects the answer, and whether it serializes it inside each attempt: read on
+    /// every call, kept apart so that no step copies the whole delivery to learn it.
+    let isCollected: Bool, serializesInAttempt: Bool
     /// The chain the call runs through (the session's, for this call's kind).
     let chain: Chain
+    /// The plan the call was made from, kept whole: what the call is, besides its request, is read from it
+    /// (one value moved in, rather than each of its parts copied into a field of its own).
+    private let source: CallPlan
+
+    /// The retry rules.
+    public var rules: AutoRetryConfiguration { source.autoRetryConfiguration }
+    /// Whether the request may be sent again once it may have reached the server.
+    public var idempotency: Idempotency { source.idempotency }
+    /// How a GET uses the session's response cache.
+    public var cacheMode: CacheMode { source.cacheMode }
+    /// Which responses count as successful.
+    public var validation: ResponseValidation { source.validation }
+    /// How the call takes part in its origin's protection.
+    public var originPolicy: OriginPolicy { source.originPolicy }
+    /// Whether and how the call is hedged.
+    public var hedging: Hedging? { source.hedging }
+    /// The request's modifiers and interceptors of its own, and its logging options.
+    var plan: CallParts { source.parts }
 
     /// The session's row of mutexes: ``state`` is guarded by the one this object's address picks (``lock``).
     private let locks: LockStripes
     /// What happens to the call; read and written under ``lock`` only.
     @exclusivity(unchecked) private nonisolated(unsafe) var state = CallState()
 
-    init(
-        request: TransportRequest, rules: AutoRetryConfiguration, idempotency: Idempotency, cacheMode: CacheMode,
-        validation: ResponseValidation, originPolicy: OriginPolicy, hedging: Hedging?, plan: CallParts, delivery: Delivery,
-        session: Session
-    ) {
-        self.request = request
-        self.rules = rules
-        self.idempotency = idempotency
-        self.cacheMode = cacheMode
-        self.validation = validation
-        self.originPolicy = originPolicy
-        self.hedging = hedging
-        self.plan = plan
-        self.delivery = delivery
+    /// The call of `plan`, whose request was built.
+    init(plan: consuming CallPlan, delivery: consuming Delivery, session: Session) {
+        (isCollected, serializesInAttempt) = delivery.ways
         self.session = session
-        chain = session.chains.chain(for: plan.kind(session: session, rules: rules, hedging: hedging, delivery: delivery))
+        chain = session.chains.chain(for: plan.parts.kind(session: session, rules: plan.autoRetryConfiguration, hedging: plan.hedging, collected: isCollected))
+        self.delivery = consume delivery
+        source = consume plan
         locks = session.callLocks
         startedAt = session.timeline.now()
     }
@@ -156,11 +154,12 @@ extension Call {
     func enter(_ phase: Phase) { lock.withLock { state.phase = phase } }
 
     /// Ends the call (``Phase/finished``), with what its response keeps of it: the request its last attempt
-    /// sent first (``lastSent``), its records (``recordedAttempts``) and what the cache did.
+    /// sent first (taken out, not copied: ``lastSent`` is the request as built afterwards), its records
+    /// (``recordedAttempts``) and what the cache did.
     func finish() -> (lastSent: TransportRequest, recorded: [AttemptRecord]?, cacheStatus: CacheStatus) {
         lock.withLock {
             state.phase = .finished
-            return (state.sent ?? request, state.attempt == 0 ? [] : state.records.isEmpty ? nil : state.records, state.cacheStatus)
+            return (state.sent.take() ?? request, state.attempt == 0 ? [] : state.records.isEmpty ? nil : state.records, state.cacheStatus)
         }
     }
 
@@ -199,9 +198,7 @@ extension Call {
     /// A call of its own that revalidates a stored response for this one, with `step` (made by the cache
     /// for the stored response): the same request, rules and parts, its answer stored and dropped.
     func revalidation(with step: CacheStep) -> Call {
-        let copy = Call(
-            request: request, rules: rules, idempotency: idempotency, cacheMode: cacheMode, validation: validation,
-            originPolicy: originPolicy, hedging: hedging, plan: plan, delivery: .collected(serializer: nil), session: session)
+        let copy = Call(plan: source, delivery: .collected(serializer: nil), session: session)
         copy.cacheStep = step
         return copy
     }

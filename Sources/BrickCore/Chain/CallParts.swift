@@ -13,9 +13,8 @@ struct CallParts: Sendable {
     let stages: [any AttemptStage]
 
     /// Which of its session's chains the call runs through.
-    func kind(session: Session, rules: AutoRetryConfiguration, hedging: Hedging?, delivery: Delivery) -> ChainKind {
+    func kind(session: Session, rules: AutoRetryConfiguration, hedging: Hedging?, collected: Bool) -> ChainKind {
         var kind: ChainKind = []
-        let collected = delivery.isCollected
         if collected && session.hasResponseCache { kind.insert(.cache) }
         if !interceptors.isEmpty { kind.insert(.interceptors) }
         if !stages.isEmpty { kind.insert(.ownStages) }
@@ -58,6 +57,13 @@ enum Delivery: Sendable {
     case download(DownloadSink)
 
     var isCollected: Bool { if case .collected = self { true } else { false } }
+    /// Whether the answer is collected, and whether it is serialized inside each attempt: both in one look.
+    var ways: (collected: Bool, serializesInAttempt: Bool) {
+        switch self {
+        case .collected(let serializer): (true, serializer != nil)
+        case .streamed, .download: (false, false)
+        }
+    }
 }
 
 /// Makes a call's value from an attempt's response and keeps it: what serialization inside the attempt

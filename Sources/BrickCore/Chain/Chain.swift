@@ -38,7 +38,8 @@ final class Chain: Sendable {
     }
 
     /// The one attempt of a call without the attempt loop: nothing repeats it, so nothing of its end is taken.
-    @inline(never)
+    /// Part of the call's last step (``runCall(_:from:)``), not a step of its own.
+    @inline(__always)
     nonisolated(nonsending) func onlyAttempt(_ call: Call) async -> ResponseOutcome {
         call.beginAttempt(1)
         let top = AttemptNext(call: call, index: 0)

@@ -11,8 +11,10 @@ protocol PassingStage: AttemptStage, AnyObject {
     /// Whether the stage has nothing to do before the hop: the request goes down as it is, and nothing is
     /// waited for.
     func passesDown(_ request: TransportRequest, _ call: Call) -> Bool
-    /// Whether `outcome` (after a hop that passed down) leaves the stage nothing to do.
-    func passesUp(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) -> Bool
+    /// Whether the outcome of a hop that passed down, whose arrived status is `status` (`nil` for a failure,
+    /// ``Swift/Result/arrivedStatus``), leaves the stage nothing to do. The chain reads the status once for
+    /// all the passing stages, not once each.
+    func passesUp(_ status: Int?, _ request: TransportRequest, _ call: Call) -> Bool
     /// What the stage does with an `outcome` that does not pass up; `next` sends a request through the
     /// stages below it again (a redirect's next hop).
     nonisolated(nonsending) func finish(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome
@@ -27,7 +29,7 @@ extension PassingStage {
     nonisolated(nonsending) func sendPassing(_ request: TransportRequest, _ call: Call, next: AttemptNext) async -> ResponseOutcome {
         guard passesDown(request, call) else { return await sendInFull(request, call, next: next) }
         let outcome = await next(request)
-        return passesUp(outcome, request, call) ? outcome : await finish(outcome, request, call, next: next)
+        return passesUp(outcome.arrivedStatus, request, call) ? outcome : await finish(outcome, request, call, next: next)
     }
 }
 
@@ -44,10 +46,11 @@ extension Chain {
         var outcome = below < passing.count
             ? await passing[below].sendInFull(request, call, next: AttemptNext(call: call, index: passingFrom + below + 1))
             : await call.session.exchange(request, call)
-        var stage = below - 1
+        var stage = below - 1, status = outcome.arrivedStatus
         while stage >= first {
-            if !passing[stage].passesUp(outcome, request, call) {
+            if !passing[stage].passesUp(status, request, call) {
                 outcome = await passing[stage].finish(outcome, request, call, next: AttemptNext(call: call, index: passingFrom + stage + 1))
+                status = outcome.arrivedStatus
             }
             stage -= 1
         }

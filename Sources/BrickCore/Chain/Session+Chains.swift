@@ -32,10 +32,4 @@ extension Session {
     /// The stages a call of `kind` runs through on this session, outermost first, the transport last: the
     /// chain as data, for tests and for Docs/Architecture.md's drawing.
     func stageOrder(for kind: ChainKind) -> [StageOrder] { chains.chain(for: kind).order }
-
-    /// Whether a stage of the session may ask for an attempt again (an interceptor's replay, an error
-    /// handler's retry, a stage of the session's own), so that every call needs the attempt loop.
-    var repeatsAttempts: Bool {
-        !configuration.interceptors.isEmpty || !configuration.errorHandlers.isEmpty || !configuration.attemptStages.isEmpty
-    }
 }

@@ -13,7 +13,8 @@ extension Session {
     @_specialize(where Value == String)
     package nonisolated(nonsending) func run<Value>(_ plan: consuming CallPlan, serializer: ResponseSerializer<Value>) async -> DataResponse<Value> {
         guard configuration.errorHandlers.isEmpty else { return await runSerializingInAttempts(plan, serializer: serializer) }
-        guard let call = try? plan.call(on: self, delivery: .collected(serializer: nil)) else { return Self.unmade(plan) }
+        let call: Call
+        do { call = try plan.call(on: self, delivery: .collected(serializer: nil)) } catch { return Self.unmade(error) }
         let outcome = await call.chain.runCall(call, from: 0)
         return Self.response(outcome, of: call, serializer)
     }
@@ -21,12 +22,8 @@ extension Session {
     /// The response of a call whose request could not be built: its failure, and nothing sent. Out of line,
     /// so that the async step above holds no value of `Value`'s.
     @inline(never)
-    private static func unmade<Value>(_ plan: borrowing CallPlan) -> DataResponse<Value> {
-        let error: BrickError = switch plan.request {
-        case .failure(let error): error
-        case .success: .transport(.cancelled)  // not reached: a call is made whenever the request was built
-        }
-        return DataResponse(request: nil, response: nil, result: .failure(error))
+    private static func unmade<Value>(_ error: BrickError) -> DataResponse<Value> {
+        DataResponse(request: nil, response: nil, result: .failure(error))
     }
 
     /// A call's response with its body serialized: the call's own failure, or what `serializer` made of it.

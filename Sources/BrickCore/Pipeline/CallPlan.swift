@@ -2,7 +2,13 @@
 /// run it, all `Sendable`, taken from a component (or a request value) once. A ``Call`` is made from it when
 /// it runs; a stream that reconnects makes a new call from the same plan each time.
 package struct CallPlan: Sendable {
-    package let request: Result<TransportRequest, BrickError>
+    /// The request as built; when it could not be built (``failure``), an empty one that is never sent.
+    let built: TransportRequest
+    /// Why the request could not be built, or `nil`. Kept apart from ``built`` so that a call takes the
+    /// request without copying a result around it.
+    let failure: BrickError?
+    /// The request as built, or why it could not be.
+    package var request: Result<TransportRequest, BrickError> { failure.map { .failure($0) } ?? .success(built) }
     package let autoRetryConfiguration: AutoRetryConfiguration
     let idempotency: Idempotency
     let cacheMode: CacheMode
@@ -17,7 +23,7 @@ package struct CallPlan: Sendable {
         idempotency: Idempotency, cacheMode: CacheMode, validation: ResponseValidation, originPolicy: OriginPolicy = .sessionDefault,
         hedging: Hedging? = nil, owner: ObjectIdentifier?, stages: [any AttemptStage] = []
     ) {
-        self.request = request
+        (built, failure) = Self.split(request)
         self.autoRetryConfiguration = autoRetryConfiguration
         self.idempotency = idempotency
         self.cacheMode = cacheMode
@@ -33,7 +39,7 @@ package struct CallPlan: Sendable {
         _ plan: CallPlan, request: Result<TransportRequest, BrickError>, cacheMode: CacheMode? = nil, validation: ResponseValidation? = nil,
         hedged: Bool = true
     ) {
-        self.request = request
+        (built, failure) = Self.split(request)
         autoRetryConfiguration = plan.autoRetryConfiguration
         idempotency = plan.idempotency
         self.cacheMode = cacheMode ?? plan.cacheMode
@@ -41,6 +47,13 @@ package struct CallPlan: Sendable {
         originPolicy = plan.originPolicy
         hedging = hedged ? plan.hedging : nil
         parts = plan.parts
+    }
+
+    private static func split(_ request: Result<TransportRequest, BrickError>) -> (TransportRequest, BrickError?) {
+        switch request {
+        case .success(let request): (request, nil)
+        case .failure(let error): (TransportRequest(url: ""), error)
+        }
     }
 
     /// The same plan as an upgrade handshake (a WebSocket's): its request changed by `change` (which sets
@@ -67,9 +80,9 @@ package struct CallPlan: Sendable {
 
     /// The call of this plan on `session`, taking its answer as `delivery`; the plan's failure when its
     /// request could not be built (nothing is sent).
-    func call(on session: Session, delivery: Delivery) throws(BrickError) -> Call {
-        Call(
-            request: try request.get(), rules: autoRetryConfiguration, idempotency: idempotency, cacheMode: cacheMode,
-            validation: validation, originPolicy: originPolicy, hedging: hedging, plan: parts, delivery: delivery, session: session)
+    @inline(never)
+    consuming func call(on session: Session, delivery: consuming Delivery) throws(BrickError) -> Call {
+        if let failure { throw failure }
+        return Call(plan: consume self, delivery: consume delivery, session: session)
     }
 }

@@ -107,6 +107,10 @@ public final class Session: Sendable {
     let timeline: any Timeline
     /// Whether the configuration has a response cache (read without copying the cache's existential).
     let hasResponseCache: Bool
+    /// Whether a stage of the session may ask for an attempt again (an interceptor's replay, an error
+    /// handler's retry, a stage of the session's own), so that every call needs the attempt loop. Kept, not
+    /// asked of the configuration with each call (which copied its values to read three counts).
+    let repeatsAttempts: Bool
     /// The configuration's headers, validated once here rather than with every request they go with (a
     /// list that fails is left unmarked, so that each request fails as the transport's check says).
     let sessionHeaders: HTTPHeaders
@@ -148,6 +152,7 @@ public final class Session: Sendable {
         self.bulkheads = bulkheads
         chains = SessionChains { kind in Self.chain(kind, configuration, origins: origins, bulkheads: bulkheads) }
         hasResponseCache = configuration.responseCache != nil
+        repeatsAttempts = !configuration.interceptors.isEmpty || !configuration.errorHandlers.isEmpty || !configuration.attemptStages.isEmpty
         sessionHeaders = configuration.headers.validatedForReuse()
         madeTransport = Lazy(makeTransport)
         let chosen = configuration.reachability
@@ -162,7 +167,9 @@ public final class Session: Sendable {
 
     deinit { routeWatch.ifMade?.cancel() }
 
-    static func timeline(of clock: some Clock<Duration>) -> any Timeline { ClockTimeline(clock) }
+    static func timeline(of clock: some Clock<Duration>) -> any Timeline {
+        clock is ContinuousClock ? ContinuousTimeline() : ClockTimeline(clock)
+    }
 
     /// What sends its requests (made on first use).
     public var transport: any Transport { madeTransport.value }

@@ -19,3 +19,12 @@ struct ClockTimeline<C: Clock>: Timeline where C.Duration == Duration {
     func now() -> Duration { start.duration(to: clock.now) }
     func sleep(until offset: Duration) async throws { try await clock.sleep(until: start.advanced(by: offset), tolerance: nil) }
 }
+
+/// ``ClockTimeline`` on the continuous clock, every session's but a test's: the same readings, made without
+/// going through a generic clock's witnesses (a call reads the timeline when it begins and at every wait).
+struct ContinuousTimeline: Timeline {
+    let start = ContinuousClock.now
+
+    func now() -> Duration { start.duration(to: .now) }
+    func sleep(until offset: Duration) async throws { try await ContinuousClock().sleep(until: start.advanced(by: offset), tolerance: nil) }
+}

@@ -44,8 +44,8 @@ struct CachingResponses: CallStage {
         var response = response
         response.call = CallLine(call.request)
         call.noteCache(status)
-        guard case .collected(let serializer) = call.delivery else { return .success(response) }
-        return Conclusion.concluded(.success(response), call.validation, serializer)
+        guard call.isCollected else { return .success(response) }
+        return Conclusion.concluded(.success(response), call)
     }
 
     private nonisolated(nonsending) func invalidate(by head: ResponseHead, of request: TransportRequest) async {

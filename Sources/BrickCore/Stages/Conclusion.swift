@@ -16,23 +16,22 @@ struct Conclusion: AttemptStage {
     /// does itself when its chain leaves this stage out (``Chain/concludesInAttempt``).
     @inline(__always)
     static func conclude(_ request: TransportRequest, _ call: Call, _ next: AttemptNext) async -> ResponseOutcome {
+        if call.isCollected { return concluded(await next(request), call) }
         switch call.delivery {
-        case .collected(let serializer): concluded(await next(request), call.validation, serializer)
-        case .streamed: await next(request)
-        case .download(let sink): await sink.receive(await next(sink.prepared(request)), call)
+        case .collected: return concluded(await next(request), call)
+        case .streamed: return await next(request)
+        case .download(let sink): return await sink.receive(await next(sink.prepared(request)), call)
         }
     }
 
-    /// A collected answer validated and, when `serializer` is given, serialized.
+    /// A collected answer validated as `call` asks and, when it serializes inside each attempt, serialized.
     @inline(never)
-    static func concluded(
-        _ outcome: consuming ResponseOutcome, _ validation: ResponseValidation, _ serializer: (any AttemptSerializer)?
-    ) -> ResponseOutcome {
+    static func concluded(_ outcome: consuming ResponseOutcome, _ call: Call) -> ResponseOutcome {
         switch consume outcome {
         case .failure(let error): return .failure(error)
         case .success(let response):
-            do { try validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
-            if let serializer {
+            do { try call.validation.validate(response) } catch { return .failure(.validation(error, response: response)) }
+            if call.serializesInAttempt, case .collected(let serializer?) = call.delivery {
                 do throws(BrickError) { try serializer.serialize(response) } catch { return .failure(error) }
             }
             return .success(response)

@@ -11,8 +11,8 @@ final class FollowingRedirects: PassingStage {
     /// Every hop goes down as it is: the redirects act on what comes up.
     func passesDown(_ request: TransportRequest, _ call: Call) -> Bool { true }
 
-    func passesUp(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) -> Bool {
-        guard request.options.followRedirects, let status = outcome.arrivedStatus else { return true }
+    func passesUp(_ status: Int?, _ request: TransportRequest, _ call: Call) -> Bool {
+        guard let status, request.options.followRedirects else { return true }
         return !RedirectRule.isRedirect(status)
     }
 

@@ -11,7 +11,7 @@ struct ObservingCalls: CallStage {
             let outcome = await next()
             ended = outcome
             return CallEnd(
-                status: outcome.head?.status, error: outcome.error, attempts: call.attemptNumber, response: outcome.response,
+                status: outcome.status, error: outcome.error, attempts: call.attemptNumber, response: outcome.response,
                 cacheStatus: call.cacheStatus)
         }
         return ended ?? .failure(.transport(.cancelled))  // not reached: every observer runs its body
@@ -36,7 +36,7 @@ struct ObservingAttempts: AttemptStage {
         _ = await observe(observed, from: 0) {
             let outcome = await next(request)
             ended = outcome
-            return AttemptEnd(status: outcome.head?.status, error: outcome.error)
+            return AttemptEnd(status: outcome.status, error: outcome.error)
         }
         return ended ?? .failure(.transport(.cancelled))
     }

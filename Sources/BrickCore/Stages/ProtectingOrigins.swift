@@ -39,8 +39,8 @@ final class ProtectingOrigins: PassingStage {
 
     /// A success passes; a failure is counted (or, for a call that draws on no budget, only a hold its
     /// answer asks for is noted).
-    func passesUp(_ outcome: ResponseOutcome, _ request: TransportRequest, _ call: Call) -> Bool {
-        guard let status = outcome.arrivedStatus else { return draws(call).budget == nil }
+    func passesUp(_ status: Int?, _ request: TransportRequest, _ call: Call) -> Bool {
+        guard let status else { return draws(call).budget == nil }
         return !OriginOutcome.fails(status) || (draws(call).budget == nil && status != 429 && status != 503)
     }
 
@@ -79,7 +79,7 @@ final class ProtectingOrigins: PassingStage {
     private nonisolated(nonsending) func counted(
         _ outcome: ResponseOutcome, _ ticket: OriginTicket, _ request: TransportRequest, _ call: Call
     ) async -> ResponseOutcome {
-        let routeDown = outcome.head == nil ? await Self.routeDown(after: outcome, request, call) : false
+        let routeDown = !outcome.hasResponse ? await Self.routeDown(after: outcome, request, call) : false
         count(outcome, routeDown: routeDown, ticket, request, call)
         return outcome
     }

@@ -16,7 +16,7 @@ extension Session {
         _ = routeWatch.value  // the watch that ends transfers whose route goes runs from before the first
         let transfer = transport.makeTransfer(for: request)
         guard let id = registry.add(transfer, owner: call.plan.owner, abortableRoute: request.route) else { return .failure(.shutDown) }
-        if call.delivery.isCollected {
+        if call.isCollected {
             defer { registry.remove(id) }
             do { return Self.named(try await transfer.response(), request) } catch { return Self.named(.transport(error), request) }
         }
