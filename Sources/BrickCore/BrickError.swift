@@ -2,7 +2,8 @@
 ///
 /// Every case is stored indirectly, so that the error is one reference wide: results and outcomes carry a
 /// `BrickError` through every step of a call, and each async step's frame stays allocated while the request
-/// is on its way.
+/// is on its way. The library may add cases in a minor version: switch with a `default` (or read
+/// ``rootCause`` and ``transportError``).
 public indirect enum BrickError: Error, Sendable, CustomStringConvertible {
     /// The request could not be sent or its response not received: see `TransportError.kind`, libcurl's
     /// code and the OS errno.

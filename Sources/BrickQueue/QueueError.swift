@@ -1,6 +1,7 @@
 public import BrickCore
 
-/// Why a request could not be queued, or the queue could not be opened.
+/// Why a request could not be queued, or the queue could not be opened. The library may add cases in a
+/// minor version: switch with a `default`.
 public enum QueueError: Error, Sendable, CustomStringConvertible {
     /// The database could not be opened, read or written (the database's message).
     case database(String)

@@ -1,6 +1,6 @@
 /// Where a request's connection goes: the host whose network route it needs. Kept apart from the request
 /// so that a running transfer can hold it cheaply, and the host is parsed only when someone asks.
-public struct RequestRoute: Sendable {
+package struct RequestRoute: Sendable {
     let url: String
     /// The request's options, for its proxy and Unix socket: kept whole (one reference), so that a running
     /// transfer's route is copied and dropped with two reference counts, not through its proxy policy's cases.
@@ -9,7 +9,7 @@ public struct RequestRoute: Sendable {
     /// The proxy's host when the request goes through one (and its host is not bypassed): an explicit one,
     /// or the one curl's environment variables name (read once per process); the URL's host otherwise, and
     /// `nil` for a Unix socket (no network route to wait for) or a URL without a host.
-    public var host: String? { host(environment: EnvironmentProxy.process) }
+    package var host: String? { host(environment: EnvironmentProxy.process) }
 
     /// ``host``, with `environment` as the process's proxy variables.
     func host(environment: [String: String]) -> String? {
@@ -31,7 +31,7 @@ public struct RequestRoute: Sendable {
 
 extension TransportRequest {
     /// Where the request's connection goes (``RequestRoute``).
-    public var route: RequestRoute {
+    package var route: RequestRoute {
         RequestRoute(url: url, options: options)
     }
 }

@@ -1,7 +1,8 @@
 /// The one error a transport throws: what went wrong, classified, with curl's code, the OS errno and a
 /// readable message.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, in terms a caller can act on.
+    /// What went wrong, in terms a caller can act on. The library may add kinds in a minor version: switch
+    /// with a `default`.
     public enum Kind: String, Sendable, CaseIterable {
         /// The URL could not be parsed (or holds characters a URL cannot hold).
         case invalidURL

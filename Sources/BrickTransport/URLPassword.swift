@@ -1,13 +1,13 @@
 /// The password in a URL's user info (`scheme://user:password@host`), found and hidden: what every
 /// description, log line and dump of a URL goes through, so that none shows a password.
-public enum URLPassword {
+package enum URLPassword {
     /// The text put in place of a hidden password.
-    public static let placeholder = "<redacted>"
+    package static let placeholder = "<redacted>"
 
     /// `url` with the password of `scheme://user:password@host` replaced by ``placeholder``; any other
     /// text as it is. Only a `://` that ends a scheme at the start counts: one in a path or query is not
     /// an authority.
-    public static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard let colon = url.firstIndex(of: ":"), !url[..<colon].isEmpty,
             url[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
             url[colon...].hasPrefix("://")

@@ -1,5 +1,6 @@
 /// What the retry machinery is doing, as it happens: for logs, metrics and "waiting for network" displays.
 /// Delivered to ``Session/Configuration/retryObserver`` on the request's own task, before the wait starts.
+/// The library may add cases in a minor version: switch with a `default`.
 public enum RetryEvent: Sendable {
     /// The request waits for `host` to become reachable (at most `limit`).
     case waitingForNetwork(request: String, host: String, limit: Duration)

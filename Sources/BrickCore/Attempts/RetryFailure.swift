@@ -4,7 +4,7 @@
 /// attempt in a way retrying cannot cure, fails with the plain error instead; a request that was repeated
 /// until ``Session/Configuration/maxAttempts`` fails with ``Reason/attemptsExhausted(lastReason:)``.
 public struct RetryFailure: Error, Sendable, CustomStringConvertible {
-    /// Why retrying stopped.
+    /// Why retrying stopped. The library may add reasons in a minor version: switch with a `default`.
     public enum Reason: Sendable, Equatable {
         /// Every retry the configuration allows was made; the last attempt failed too.
         case retriesExhausted(retries: Int)

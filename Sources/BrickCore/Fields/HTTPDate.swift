@@ -1,11 +1,11 @@
-public import FoundationEssentials
+package import FoundationEssentials
 
 /// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate form `Sun, 06 Nov 1994 08:49:37 GMT`, and the obsolete
 /// RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms that
 /// recipients must still read. Nothing else is a date: a cache must take an invalid `Expires` as a time in
 /// the past (RFC 9111 §5.3), so a one-digit hour, a two-digit year in the first form, dashes in it, doubled
 /// spaces, a missing comma or `UTC` make no date. Weekday and month names are read in any case.
-public enum HTTPDate {
+package enum HTTPDate {
     /// The years an HTTP date may name; anything else is not a date (and would overflow the arithmetic).
     static let validYears = 1...9999
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -13,7 +13,7 @@ public enum HTTPDate {
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The instant `text` names, or `nil` when it is not an HTTP date in one of the three forms.
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let trimmed = text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
         let bytes = Array(String(trimmed).utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 })
         return imfFixdate(bytes) ?? rfc850(bytes) ?? asctime(bytes)
@@ -135,7 +135,7 @@ public enum HTTPDate {
 }
 
 /// The `Retry-After` header (RFC 9110 §10.2.3): a number of seconds, or an HTTP date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The longest delay a `Retry-After` can ask for: ten years. Longer ones are clamped to it (and the
     /// retry rules cap it far lower, with ``AutoRetryConfiguration/maxRetryAfter``).
     static let longest = 10 * 365 * 86_400
@@ -143,7 +143,7 @@ public enum RetryAfter {
     /// The delay `value` asks for. A date is measured from `reference` — the response's own `Date` header
     /// when it has one, so that a skewed local clock does not matter. A date in the past means no delay;
     /// a value that is neither form is `nil`.
-    public static func delay(_ value: String, reference: Date) -> Duration? {
+    package static func delay(_ value: String, reference: Date) -> Duration? {
         let trimmed = String(value.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
         if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return .seconds(min(Int(trimmed) ?? longest, longest))
@@ -156,7 +156,7 @@ public enum RetryAfter {
     }
 
     /// The delay asked for by `head`'s `Retry-After`, measured from its `Date` header or else `now`.
-    public static func delay(in head: ResponseHead, now: Date) -> Duration? {
+    package static func delay(in head: ResponseHead, now: Date) -> Duration? {
         guard let value = head.headers["Retry-After"] else { return nil }
         let reference = head.headers["Date"].flatMap(HTTPDate.parse) ?? now
         return delay(value, reference: reference)

@@ -4,7 +4,7 @@ public import FoundationEssentials
 /// to it back and the call may not wait, or the attempts in flight to it are at their limit and the line
 /// of those waiting is full or outlasted the call's deadline. Found in ``BrickError/heldBack(_:)``; nothing was sent.
 public struct HeldBack: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What holds the origin back.
+    /// What holds the origin back. The library may add reasons in a minor version: switch with a `default`.
     public enum Reason: Sendable, Equatable {
         /// The origin's breaker is open (or half open with its probes out).
         case circuitOpen

@@ -1,11 +1,11 @@
 import CPercentEncoding
 
 /// Percent-encoding for query strings and form bodies.
-public enum PercentEncoding {
+package enum PercentEncoding {
     /// Encodes every byte of `text`'s UTF-8 except RFC 3986's unreserved characters (`A–Z a–z 0–9 - . _ ~`),
     /// so that the result is safe in a query component and in an `application/x-www-form-urlencoded` body:
     /// a space becomes `%20`, `+` becomes `%2B`, `é` becomes `%C3%A9`.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         // Counted first, then written once at its final size; text with nothing to escape is returned as
         // it is, without a copy. (Walking the string's UTF-8 view and appending byte by byte cost ~4.5 ns a
         // byte.)

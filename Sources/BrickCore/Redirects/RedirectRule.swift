@@ -12,9 +12,9 @@
 /// - To another origin (scheme, host or port), only a safe request (GET, HEAD, OPTIONS, TRACE) follows:
 ///   the session does not send an unsafe method where its caller did not address it. It carries only the
 ///   fields in ``crossOriginFields``: credentials, cookies, API keys and every other field stay behind.
-public enum RedirectRule {
+package enum RedirectRule {
     /// The statuses that redirect.
-    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// Whether `status` is one of ``redirectStatuses`` (asked of every response: no hashing).
     static func isRedirect(_ status: Int) -> Bool {
@@ -25,7 +25,7 @@ public enum RedirectRule {
     }
 
     /// Fields that go with a request to another origin; every other field is dropped there.
-    public static let crossOriginFields: Set<String> = [
+    package static let crossOriginFields: Set<String> = [
         "accept", "accept-encoding", "accept-language", "user-agent", "cache-control", "pragma",
     ]
 
@@ -39,7 +39,7 @@ public enum RedirectRule {
     ///
     /// - Throws: `TransportError` of kind `tooManyRedirects`, `redirectRefused` (another scheme, or
     ///   https to http) or `invalidResponse` (a `Location` that is not a URL).
-    public static func next(after head: ResponseHead, of request: TransportRequest, hops: Int) throws(TransportError) -> TransportRequest? {
+    package static func next(after head: ResponseHead, of request: TransportRequest, hops: Int) throws(TransportError) -> TransportRequest? {
         guard request.options.followRedirects, isRedirect(head.status),
             let location = head.headers["Location"]
         else { return nil }
