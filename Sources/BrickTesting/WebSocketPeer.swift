@@ -17,7 +17,7 @@ public import FoundationEssentials
 /// ```
 ///
 /// The peer answers the client's pings, and its close with a close; a request that is not an upgrade gets a
-/// `404`. One connection at a time: a new handshake replaces the last one.
+/// `404`, and every upgrade a `503` while ``refusesUpgrades``. One connection at a time: a new handshake replaces the last one.
 public final class WebSocketPeer: Transport, Sendable {
     private let state = Locked<(handshakes: [TransportRequest], connection: PeerConnection?)>(([], nil))
     /// The subprotocol the peer chooses when the client offers it, or `nil`.
@@ -29,6 +29,14 @@ public final class WebSocketPeer: Transport, Sendable {
     /// The handshake requests it answered, oldest first (their headers as the session's chain made them).
     public var handshakes: [TransportRequest] { state.withLock { $0.handshakes } }
 
+    /// Whether it answers an upgrade request with `503` instead of a connection (a server that is down):
+    /// what a test of a reconnect that gives up sets. Default is `false`.
+    public var refusesUpgrades: Bool {
+        get { refusing.withLock { $0 } }
+        set { refusing.withLock { $0 = newValue } }
+    }
+    private let refusing = Locked(false)
+
     public func makeTransfer(for request: TransportRequest) -> any TransportTransfer {
         PeerTransfer(request: request, peer: self)
     }
@@ -36,6 +44,7 @@ public final class WebSocketPeer: Transport, Sendable {
     /// The answer to `request`: a `101` with the connection in its slot, or `404`.
     func answer(_ request: TransportRequest) -> TransportResponse {
         guard let slot = request.upgrade, let key = request.headers["Sec-WebSocket-Key"] else { return TransportResponse(head: ResponseHead(status: 404)) }
+        if refusesUpgrades { return TransportResponse(head: ResponseHead(status: 503)) }
         var headers: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Accept": Handshake.accept(for: key)]
         let offered = request.headers["Sec-WebSocket-Protocol"]?.split(separator: ",").map { String($0.trimmingPrefix(" ")) } ?? []
         if let subprotocol, offered.contains(subprotocol) { headers["Sec-WebSocket-Protocol"] = subprotocol }

@@ -75,6 +75,9 @@ final class Reconnector: Sendable {
     let connect: @Sendable () async throws(WebSocketError) -> WebSocket
     let resubscribe: @Sendable (WebSocket) async throws -> Void
     let supervisor = Locked<Task<Void, Never>?>(nil)
+    /// The connection as the session's ``ConnectionObserver``s know it, and whether they were told its end.
+    let observed: ObservedConnection
+    private let toldEnd = Locked(false)
 
     init(
         first: WebSocket, session: Session, url: String, options: WebSocketOptions, policy: ReconnectPolicy,
@@ -89,7 +92,17 @@ final class Reconnector: Sendable {
         inbox = Inbox(capacity: options.bufferedMessages)
         (events, eventSink) = AsyncStream.makeStream(of: ReconnectEvent.self, bufferingPolicy: .bufferingNewest(64))
         state = Locked(State(socket: first))
+        observed = ObservedConnection(url: url, protocolName: "websocket")
+        tell(.opened)
         supervisor.withLock { $0 = Task { await self.supervise(first) } }
+    }
+
+    /// Tells the session's connection observers `event`; the end once only.
+    func tell(_ event: ConnectionEvent) {
+        let observers = session.configuration.connectionObservers
+        guard !observers.isEmpty else { return }
+        if case .ended = event, toldEnd.withLock({ told in defer { told = true }; return told }) { return }
+        for observer in observers { observer.observe(event, of: observed) }
     }
 
     /// Stops at once, without a closing handshake: what dropping the last reference to the
@@ -103,6 +116,7 @@ final class Reconnector: Sendable {
         socket?.core.fail(WebSocketError(.closed, "the reconnecting WebSocket was dropped"))
         inbox.finish(.success(()))
         eventSink.finish()
+        tell(.ended(failure: nil))
     }
 
     /// ``ReconnectingWebSocket/close(code:reason:)``.
@@ -117,6 +131,7 @@ final class Reconnector: Sendable {
         await socket?.close(code: code, reason: reason)
         inbox.finish(.success(()))
         eventSink.finish()
+        tell(.ended(failure: nil))
     }
 
     func send(_ message: WebSocketMessage) async throws(WebSocketError) {

@@ -18,6 +18,7 @@ extension Reconnector {
             if closed || Task.isCancelled { return finish(.success(())) }
             guard let lost = Self.loss(end, socket.peerClose) else { return finish(end) }
             eventSink.yield(.lost(lost))
+            tell(.lost(reason: lost.description))
             let lostAt = ContinuousClock.now
             failures = Self.failuresCarried(failures, lived: lostAt - opened, policy)
             guard let next = await reopen(after: lost, failures: &failures) else { return }
@@ -33,7 +34,9 @@ extension Reconnector {
                 await next.close()
                 return finish(.success(()))
             }
-            eventSink.yield(.reconnected(count: count, after: ContinuousClock.now - lostAt))
+            let after = ContinuousClock.now - lostAt
+            eventSink.yield(.reconnected(count: count, after: after))
+            tell(.reconnected(count: count, after: after))
             socket = next
             flushes = true
         }
@@ -167,5 +170,9 @@ extension Reconnector {
     func finish(_ end: Result<Void, WebSocketError>) {
         inbox.finish(end)
         eventSink.finish()
+        switch end {
+        case .success: tell(.ended(failure: nil))
+        case .failure(let error): tell(.ended(failure: error.description))
+        }
     }
 }

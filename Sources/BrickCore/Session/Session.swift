@@ -47,6 +47,10 @@ public final class Session: Sendable {
         public var responseCache: (any ResponseCache)?
         /// What watches every call and attempt (tracing, metrics), outermost first. Default is none.
         public var observers: [any CallObserver] = []
+        /// What watches the connections the session keeps open across the network's failures (a reconnecting
+        /// WebSocket): each one's opening, losses, reconnects and end (``ConnectionObserver``). Default is
+        /// none.
+        public var connectionObservers: [any ConnectionObserver] = []
         /// The session's cookie jar: `Set-Cookie` fields are kept and sent back where they belong
         /// (``CookieStore``: `CookieJar`, which `import BrickRequest` brings). Default is `nil`: no cookie is kept,
         /// and none is sent but those a request names.

@@ -1,0 +1,64 @@
+import BrickObservability
+import BrickRequest
+import BrickTesting
+import InMemoryTracing
+import MetricsTestKit
+import Testing
+import Tracing
+
+/// A reconnecting WebSocket's life in spans and metrics: one span from its opening to its close, an event
+/// for the loss and one for the reconnect, and the counters, on BrickTesting's in-memory peer.
+struct ConnectionObservabilityTests {
+    @Test func aReconnectIsAnEventOfTheConnectionsSpanAndACountInTheMetrics() async throws {
+        let peer = WebSocketPeer(), tracer = InMemoryTracer(), metrics = TestMetrics()
+        var configuration = Session.Configuration()
+        configuration.addTracing(tracer)
+        configuration.addMetrics(factory: metrics)
+        let session = Session(configuration: configuration, transport: peer)
+        var policy = ReconnectPolicy()
+        policy.initialDelay = .zero
+        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room?access_token=s3cr3t", policy: policy)
+        var events = socket.events.makeAsyncIterator()
+        peer.drop()
+        guard case .lost = await events.next() else { Issue.record("no loss"); return }
+        guard case .reconnected(count: 1, _) = await events.next() else { Issue.record("no reconnect"); return }
+        await socket.close()
+
+        let span = try #require(tracer.finishedSpans.first { $0.operationName == "WebSocket" })
+        #expect(span.kind == .client)
+        #expect(span.events.map(\.name) == ["lost", "reconnected"])
+        #expect(span.attributes["brick.reconnects"]?.toSpanAttribute() == 1)
+        #expect(span.attributes["url.full"]?.toSpanAttribute() == "ws://chat.example.test/room?access_token=<redacted>")
+        #expect(span.attributes["network.protocol.name"]?.toSpanAttribute() == "websocket")
+        #expect(span.status == nil)
+        // Each connection's handshake is a call of its own, with its own spans.
+        #expect(tracer.finishedSpans.filter { $0.kind == .internal }.count == 2)
+
+        let dimensions = [("network.protocol.name", "websocket"), ("server.address", "chat.example.test")]
+        #expect(try metrics.expectCounter("brick.connection.reconnects", dimensions).totalValue == 1)
+        #expect(try metrics.expectCounter("brick.connection.losses", dimensions).totalValue == 1)
+        #expect(try metrics.expectMeter("brick.connection.open", dimensions).values == [1, 0])
+    }
+
+    @Test func aConnectionThatGivesUpEndsItsSpanAsAnError() async throws {
+        let peer = WebSocketPeer(), tracer = InMemoryTracer(), metrics = TestMetrics()
+        var configuration = Session.Configuration()
+        configuration.addTracing(tracer)
+        configuration.addMetrics(factory: metrics)
+        let session = Session(configuration: configuration, transport: peer)
+        var policy = ReconnectPolicy()
+        policy.initialDelay = .zero
+        policy.maxAttempts = 1
+        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room", policy: policy)
+        peer.refusesUpgrades = true
+        peer.drop()
+        await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }
+
+        let span = try #require(tracer.finishedSpans.first { $0.operationName == "WebSocket" })
+        #expect(span.status?.code == .error)
+        #expect(span.events.map(\.name) == ["lost"])
+        let dimensions = [("network.protocol.name", "websocket"), ("server.address", "chat.example.test")]
+        #expect(try metrics.expectCounter("brick.connection.gave_up", dimensions).totalValue == 1)
+        #expect(try metrics.expectMeter("brick.connection.open", dimensions).values == [1, 0])
+    }
+}
