@@ -22,16 +22,7 @@ final class CommandRequest: Component, RequestType, DataResponseType {
     /// A 2xx is a success (so that the retry rules see a 503); any other answer is still printed (see ``Call``).
     var validation: ResponseValidation { .successful }
 
-    var transportOptions: TransportOptions {
-        var options = session.configuration.transportOptions
-        if let timeout = invocation.timeout { options.timeout = timeout }
-        if let caBundle = invocation.caBundle { options.caBundlePath = caBundle }
-        if let proxy = invocation.proxy { options.proxy = proxy }
-        if let socket = invocation.unixSocket { options.unixSocketPath = socket }
-        options.followRedirects = invocation.follows
-        options.maxRedirects = invocation.maxRedirects
-        return options
-    }
+    var transportOptions: TransportOptions { invocation.transportOptions(from: session.configuration.transportOptions) }
 
     func encodeBody(into request: inout TransportRequest) throws(RequestEncodingError) {
         var query = ParameterBuilder()

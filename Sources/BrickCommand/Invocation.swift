@@ -8,6 +8,8 @@ struct Invocation: Sendable {
     enum Action: Sendable, Equatable { case send, printSwift, help, version, completion(Completion.Shell) }
 
     var action = Action.send
+    /// `brick ws URL`: a WebSocket instead of a request (``WebSocketCall``).
+    var webSocket = false
     var method = HTTPMethod.get
     var url = ""
     var query: [(name: String, value: String)] = []
@@ -42,7 +44,7 @@ struct Invocation: Sendable {
     /// The method `-X`, `--request`, `-I` or `--head` names (curl's spelling of a method before the URL).
     var methodOption: HTTPMethod?
     /// What the options say that only the items make sense of: the body's form, the credentials.
-    private var parsing = (form: false, json: String?.none, credentials: String?.none, authType: "basic")
+    var parsing = (form: false, json: String?.none, credentials: String?.none, authType: "basic")
 
     /// The retry rules `--retry` names.
     enum RetryChoice: String, Sendable {
@@ -77,7 +79,13 @@ struct Invocation: Sendable {
             if argument == "--" { optionsEnded = true } else { try read(argument, from: &remaining) }
         }
         guard action == .send || action == .printSwift else { return }
-        try take(positionals, standardInput: standardInput, password: password)
+        if positionals.first == "ws", positionals.count > 1 {
+            webSocket = true
+            positionals.removeFirst()
+        }
+        if webSocket { try takeWebSocket(positionals, password: password) } else {
+            try take(positionals, standardInput: standardInput, password: password)
+        }
     }
 
     /// Reads one option, and its value from `remaining` when it takes one and was not given as `--name=value`.
@@ -175,48 +183,6 @@ struct Invocation: Sendable {
         if body == .none, !ignoresStandardInput, let piped = try standardInput(), !piped.isEmpty { body = .raw(piped) }
         if !methodNamed, body != .none { method = .post }  // something to send and no method named, as curl -d does
         if let credentials = parsing.credentials { try authorize(credentials, type: parsing.authType, password: password) }
-    }
-
-    /// `-a user:password` (Basic) or `-A bearer -a token`: the `Authorization` field, unless the command line
-    /// names one itself.
-    private mutating func authorize(_ credentials: String, type: String, password: (String) -> String?) throws(UsageError) {
-        guard headers["Authorization"] == nil else { return }
-        switch type {
-        case "basic":
-            var pair = credentials
-            if !credentials.contains(":") {
-                guard let typed = password(credentials) else {
-                    throw UsageError("-a takes user:password for basic authentication (no terminal to ask \(credentials)'s password on)")
-                }
-                pair = credentials + ":" + typed
-            }
-            headers["Authorization"] = "Basic " + Data(pair.utf8).base64EncodedString()
-        case "bearer":
-            guard !credentials.isEmpty else { throw UsageError("-a takes the token for bearer authentication") }
-            headers["Authorization"] = "Bearer " + credentials
-        default: throw UsageError("--auth-type takes basic or bearer, not \(type)")
-        }
-    }
-
-    /// `-a`'s value: as given, or the first line of the file `@FILE` names, so that a password or token need
-    /// not stand on the command line (where `ps` and the shell's history keep it).
-    static func credentials(_ value: String) throws(UsageError) -> String {
-        guard value.hasPrefix("@"), value.count > 1 else { return value }
-        let path = String(value.dropFirst())
-        guard case .success(let bytes) = FileDescriptor.readWhole(path, limit: 64 << 10, followingLinks: true) else {
-            throw UsageError("-a @\(path): the file cannot be read (a regular file of at most 64 KiB)")
-        }
-        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
-        guard !line.isEmpty else { throw UsageError("-a @\(path): the file's first line is empty") }
-        return String(decoding: line, as: UTF8.self)
-    }
-
-    /// `--auth-env NAME`: the credentials held by the environment variable `NAME`.
-    static func credentials(fromEnvironment name: String) throws(UsageError) -> String {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
-            throw UsageError("--auth-env \(name): the environment has no \(name) (export it first; read -s keeps it out of the history)")
-        }
-        return value
     }
 
     /// `--name=value` as the option and its value; anything else as the option alone.

@@ -45,6 +45,11 @@ struct SwiftSource {
     /// (`POST /post`), and version markers (`v1`); a path with nothing left is named by its host's first
     /// label (`PostHttpbin`), or `Root`.
     var className: String {
+        guard invocation.webSocket else { return requestClassName }
+        return requestClassName.dropFirst("Get".count) + "WebSocket"
+    }
+
+    private var requestClassName: String {
         var path = invocation.url.split(separator: "://", maxSplits: 1).last.map(String.init) ?? ""
         path = String(path.prefix { $0 != "?" && $0 != "#" })
         let method = invocation.method.rawValue.lowercased()
@@ -69,6 +74,7 @@ struct SwiftSource {
 
     private var bricks: [String] {
         var bricks: [String] = []
+        if invocation.webSocket { return ["WebSocketRequestType", "APISessionRequestType"] + retryAndOptionBricks }
         if hasMethodBrick { bricks.append("\(invocation.method.rawValue)RequestType") }
         bricks.append("APISessionRequestType")
         switch invocation.body {
@@ -78,6 +84,14 @@ struct SwiftSource {
         case .multipart: bricks.append("MultipartBodyType")
         case .raw: bricks.append("RawBodyType")
         }
+        bricks += retryAndOptionBricks
+        if let response = responseBrick { bricks.append(response) }
+        return bricks
+    }
+
+    /// The retry brick `--retry` names, and the option brick when one option is set.
+    private var retryAndOptionBricks: [String] {
+        var bricks: [String] = []
         switch invocation.retry {
         case .none: break
         case .soft: bricks.append("SoftAutoRetryType")
@@ -88,7 +102,6 @@ struct SwiftSource {
         case ["unixSocketPath"]: bricks.append("UnixSocketType")
         default: break
         }
-        if let response = responseBrick { bricks.append(response) }
         return bricks
     }
 
@@ -105,7 +118,7 @@ struct SwiftSource {
 
     private var members: [String] {
         var members: [String] = []
-        if !hasMethodBrick { members.append("var method: HTTPMethod { HTTPMethod(\(Self.literal(invocation.method.rawValue))) }") }
+        if !hasMethodBrick, !invocation.webSocket { members.append("var method: HTTPMethod { HTTPMethod(\(Self.literal(invocation.method.rawValue))) }") }
         members.append("var URLString: String { \(Self.literal(urlString)) }")
         if !invocation.headers.isEmpty {
             let pairs = invocation.headers.map { "\(Self.literal($0.name)): \(Self.literal($0.value))" }
@@ -183,6 +196,7 @@ struct SwiftSource {
     }
 
     private func call(_ name: String) -> String {
+        if invocation.webSocket { return "let socket = try await \(name)().connect()" }
         if let download = invocation.download {
             return "let file = try await \(name)().download(to: URL(fileURLWithPath: \(Self.literal(download))))"
         }

@@ -6,6 +6,9 @@ enum Usage {
         brick \(Session.version): HTTP requests from the command line, through BrickRequest.
 
         usage: brick [METHOD] URL [ITEM...] [OPTION...]
+               brick ws URL [HEADER | QUERY...] [OPTION...]   a WebSocket: each line of standard input
+                          is sent as a text message, each message received is printed (ws:// when no
+                          scheme is given); the end of input closes it
 
         METHOD     GET unless something is sent (then POST); any name in capitals is sent as is.
         URL        http:// is added when no scheme is given; :8080/path is http://localhost:8080/path.

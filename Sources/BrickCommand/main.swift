@@ -26,6 +26,11 @@ case .help: Output.text(Usage.text)
 case .version: Output.text("brick \(Session.version), \(CurlTransport.libcurlVersion)\n")
 case .completion(let shell): Output.text(Completion.script(for: shell))
 case .printSwift: Output.text(SwiftSource(invocation: invocation).text)
+case .send where invocation.webSocket:
+    var configuration = Session.Configuration()
+    configuration.reachability = UnknownReachability()
+    let session = Session(configuration: configuration), sent = invocation
+    exit(await Interrupt.cancelling { await WebSocketCall.run(sent, session: session) })
 case .send:
     if let saved { invocation.headers = saved.merged(with: invocation.headers) }
     var configuration = Session.Configuration()

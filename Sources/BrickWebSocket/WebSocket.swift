@@ -59,6 +59,14 @@ public final class WebSocket: Sendable {
     /// not yet read are dropped. Safe to call more than once.
     public func close(code: UInt16 = 1000, reason: String = "") async { await core.close(code: code, reason: reason) }
 
+    /// Starts the closing handshake as ``close(code:reason:)`` does, but goes on handing on the messages that
+    /// arrive until the peer's close frame (at most ``WebSocketOptions/closeTimeout``), which ends
+    /// ``messages``: what a client that is done sending and still wants the answers does (`brick ws` at the
+    /// end of its input). Nothing more can be sent once it is called.
+    public func closeAfterAnswers(code: UInt16 = 1000, reason: String = "") async {
+        await core.close(code: code, reason: reason, readingOn: true)
+    }
+
     /// The messages of a ``WebSocket``, read once.
     public struct Messages: AsyncSequence, Sendable {
         /// Each element is one whole message.

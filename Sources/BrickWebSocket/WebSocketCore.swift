@@ -77,11 +77,13 @@ package final class WebSocketCore: Sendable {
         }
     }
 
-    /// ``WebSocket/close(code:reason:)``.
-    func close(code: UInt16, reason: String) async {
-        inbox.finish(.success(()))
+    /// ``WebSocket/close(code:reason:)``; with `readingOn`, ``WebSocket/closeAfterAnswers(code:reason:)``:
+    /// the messages end with the peer's close (or at the timeout) instead of at once.
+    func close(code: UInt16, reason: String, readingOn: Bool = false) async {
+        if !readingOn { inbox.finish(.success(())) }
         await sender.sendClose(code: WebSocketClose.isSendable(code) ? code : 1000, reason: reason)
         await readingEnded.wait(atMost: options.closeTimeout)
+        inbox.finish(.success(()))
         connection.close()
     }
 

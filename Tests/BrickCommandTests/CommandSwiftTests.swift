@@ -18,6 +18,7 @@ import TestServers
         ["GET", "http://127.0.0.1/through", "--proxy", "proxy.internal:3128", "--timeout", "9"],
         ["GET", "http://127.0.0.1/direct", "--proxy", "none"],
         ["PATCH", "http://127.0.0.1/settings", "--json", #"{"theme": "dark", "ratio": 0.125, "tags": [], "nested": {"n": null}}"#],
+        ["ws", "wss://chat.example.test/rooms/lobby", "X-Room:lobby", "token==abc", "--timeout", "5"],
     ]
 
     @Test func everyPrintedClassCompilesWithItsCall() async throws {
@@ -55,6 +56,10 @@ import TestServers
         #expect(!named.contains("// Note:"))
         #expect(try await source("http://h/users/7/orders?x=1").contains("final class GetUsersOrders: Component,"))
         #expect(try await source("http://127.0.0.1:8080/").contains("final class GetRoot: Component,"))
+        let socket = try await source("ws", "wss://chat.example.test/rooms/lobby", "token==abc")
+        #expect(socket.contains("final class RoomsLobbyWebSocket: Component, WebSocketRequestType, APISessionRequestType {"))
+        #expect(socket.contains("// let socket = try await RoomsLobbyWebSocket().connect()"))
+        #expect(try await source("ws", ":8080").contains("final class RootWebSocket: Component,"))
 
         let get = try await source("GET", "http://h/search", "q==1", "--timeout", "5", "--retry", "hard")
         #expect(get.contains("GETRequestType, APISessionRequestType, QueryParametersType, HardAutoRetryType, CustomTimeoutType, DataResponseType"))

@@ -54,4 +54,26 @@ struct PeerTests {
         #expect(error?.kind == .connectionLost)
         await #expect(throws: WebSocketError.self) { try await socket.send(text: "late") }
     }
+
+    @Test func closingAfterTheAnswersStillHandsOnWhatArrivesBeforeThePeersClose() async throws {
+        let peer = WebSocketPeer()
+        let socket = try await Session(transport: peer).webSocket("ws://chat.example.test/")
+        peer.send(text: "the answer")
+        await socket.closeAfterAnswers(code: 1000)
+        var received: [WebSocketMessage] = []
+        for try await message in socket.messages { received.append(message) }
+        #expect(received == [.text("the answer")])
+        #expect(peer.clientClose?.code == 1000)
+        #expect(socket.peerClose?.code == 1000)
+    }
+
+    @Test func aPlainCloseDropsWhatWasNotRead() async throws {
+        let peer = WebSocketPeer()
+        let socket = try await Session(transport: peer).webSocket("ws://chat.example.test/")
+        peer.send(text: "never read")
+        await socket.close()
+        var received: [WebSocketMessage] = []
+        for try await message in socket.messages { received.append(message) }
+        #expect(received.isEmpty)
+    }
 }
