@@ -22,6 +22,8 @@ import Glibc
 /// - `transfer-probe interleaved BOMB_URL SMALL_URL`: streams BOMB_URL with no decompression ratio (a body
 ///   whose codings take the engine a second or more to decode), and once its head came, GETs SMALL_URL on the
 ///   same session: whether the GET was answered before the bomb's stream ended.
+/// - `transfer-probe websocket-big URL compressed|plain`: a WebSocket whose server sends a message far past
+///   the default limits (WebSocketProbe.swift).
 /// - `transfer-probe shutdown OK_URL HANGING_URL`: a session with one kept-alive connection and one request
 ///   in flight, shut down: the library's threads and the process's descriptors before, during and after.
 final class Fetch: Component, GETRequestType, APISessionRequestType, AbsoluteURLType {
@@ -244,6 +246,8 @@ case "interleaved":
     await consumer.value
     let bombEnded = ending.withLock { $0 } == true
     report(["small": "\(small)", "bombEndedFirst": "\(bombEndedFirst)", "bombEnded": "\(bombEnded)"])
+case "websocket-big":
+    await probeBigWebSocketMessage(arguments[2], compressed: arguments.count > 3 && arguments[3] == "compressed", baseline: baseline)
 case "inherited":
     /// The descriptors without close-on-exec, as `/proc/self/fd` names them (`socket:[…]`, `pipe:[…]`, a path).
     func inherited() -> [String] {
