@@ -188,4 +188,19 @@ struct SilentPeerTests {
         await socket.close()
         #expect(proxy.requests.map(\.line) == ["CONNECT 127.0.0.1:\(server.port)"])
     }
+
+    @Test func plainWSThroughTinyproxyGoesThroughItsTunnel() async throws {
+        let server = try WebSocketServer()
+        defer { server.stop() }
+        let proxy = try Tinyproxy()
+        defer { proxy.stop() }
+        var configuration = Session.Configuration()
+        configuration.transportOptions.proxy = .through(Proxy(url: proxy.url))
+        let socket = try await Session(configuration: configuration).webSocket(server.url("/echo"))
+        try await socket.send(text: "through tinyproxy")
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text("through tinyproxy"))
+        await socket.close()
+        #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port)"), "\(proxy.log)")
+    }
 }
