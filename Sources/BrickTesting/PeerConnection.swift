@@ -12,6 +12,8 @@ final class PeerConnection: UpgradedConnection {
     private let closed = Locked<(failure: TransportError?, clientClose: WebSocketClose?, fragments: (Frame.Opcode, Data)?)>((nil, nil, nil))
 
     var clientClose: WebSocketClose? { closed.withLock { $0.clientClose } }
+    /// The data frames the client sent (each fragment one).
+    let dataFrames = Locked(0)
 
     func toClient(_ frame: Frame) { incoming.push(frame.encodedUnmasked()) }
     func toClientRaw(_ bytes: Data) { incoming.push(bytes) }
@@ -43,6 +45,7 @@ final class PeerConnection: UpgradedConnection {
             incoming.finish()
             messages.finish()
         case .text, .binary, .continuation:
+            dataFrames.withLock { $0 += 1 }
             let whole = closed.withLock { state -> (Frame.Opcode, Data)? in
                 var (opcode, data) = state.fragments ?? (frame.opcode, Data())
                 data.append(frame.payload)

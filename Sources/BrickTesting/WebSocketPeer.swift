@@ -85,6 +85,10 @@ public final class WebSocketPeer: Transport, Sendable {
 
     /// The close code the client sent, once it did.
     public var clientClose: WebSocketClose? { connection?.clientClose }
+
+    /// The data frames the client sent on the current connection, each fragment of a message one
+    /// (``WebSocketOptions/fragmentSize``).
+    public var dataFramesReceived: Int { connection?.dataFrames.withLock { $0 } ?? 0 }
 }
 
 /// A transfer of the peer: answered at once.

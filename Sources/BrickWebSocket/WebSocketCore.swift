@@ -24,7 +24,7 @@ package final class WebSocketCore: Sendable {
     init(connection: any UpgradedConnection, deflate: DeflateParameters?, options: WebSocketOptions) {
         self.connection = connection
         self.options = options
-        sender = Sender(connection: connection, deflate: deflate)
+        sender = Sender(connection: connection, deflate: deflate, fragmentSize: options.fragmentSize)
         inbox = Inbox(capacity: options.bufferedMessages)
         Task { [self] in
             await readLoop(deflate: deflate)

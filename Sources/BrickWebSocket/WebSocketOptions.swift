@@ -10,6 +10,10 @@ public struct WebSocketOptions: Sendable, Equatable {
     public var subprotocols: [String] = []
     /// Whether permessage-deflate (RFC 7692) is offered. Default is `true`.
     public var compression = true
+    /// The largest payload of a frame this side sends: a longer message (its bytes after compression) goes
+    /// out as fragments of this size, a first frame and continuations, written together so that no other
+    /// message comes between them (RFC 6455 §5.4). At least 1. Default is `nil`: each message in one frame.
+    public var fragmentSize: Int?
     /// How long ``WebSocket/close(code:reason:)`` waits for the peer's close frame before closing the
     /// connection anyway. Default is 5 s.
     public var closeTimeout: Duration = .seconds(5)

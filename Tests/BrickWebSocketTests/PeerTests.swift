@@ -76,4 +76,17 @@ struct PeerTests {
         for try await message in socket.messages { received.append(message) }
         #expect(received.isEmpty)
     }
+
+    @Test func aMessageLongerThanTheFragmentSizeGoesOutInFragments() async throws {
+        let peer = WebSocketPeer()
+        var options = WebSocketOptions()
+        options.fragmentSize = 4
+        let socket = try await Session(transport: peer).webSocket("ws://chat.example.test/", options: options)
+        try await socket.send(text: "hello world")  // 11 bytes: 4 + 4 + 3
+        #expect(await peer.nextMessage() == .text("hello world"))
+        #expect(peer.dataFramesReceived == 3)
+        try await socket.send(text: "hi")
+        #expect(await peer.nextMessage() == .text("hi"))
+        #expect(peer.dataFramesReceived == 4)
+    }
 }

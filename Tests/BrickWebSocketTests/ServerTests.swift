@@ -203,4 +203,19 @@ struct SilentPeerTests {
         await socket.close()
         #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port)"), "\(proxy.log)")
     }
+
+    @Test func fragmentedCompressedMessagesComeBackWhole() async throws {
+        let server = try WebSocketServer()
+        defer { server.stop() }
+        var options = WebSocketOptions()
+        options.fragmentSize = 100
+        let socket = try await Session().webSocket(server.url("/echo"), options: options)
+        let text = (0..<2_000).map { "line \($0) of a message sent in fragments\n" }.joined()
+        try await socket.send(text: text)
+        try await socket.send(binary: Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text(text))
+        #expect(try await iterator.next() == .binary(Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })))
+        await socket.close()
+    }
 }

@@ -37,8 +37,9 @@ extension Chain {
     /// Sends `request` through attempt stages `index…`, all passing ones, and the transport, in one step:
     /// down through those that pass down, to the first that does not (it takes the hop in full, with the
     /// stages below it nested as usual) or to the transport; then up through the same stages, each
-    /// finishing an outcome that does not pass it.
-    @inline(never)
+    /// finishing an outcome that does not pass it. Part of the step that goes on to it (the attempt's top, the
+    /// stage above), not a step of its own: its values are a few words.
+    @inline(__always)
     nonisolated(nonsending) func throughPassing(_ request: TransportRequest, _ call: Call, from index: Int) async -> ResponseOutcome {
         let passing = passing, first = index - passingFrom
         var below = first

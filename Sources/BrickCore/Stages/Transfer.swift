@@ -10,8 +10,8 @@ extension Session {
     /// may not) is decided here, from the request as it is sent.
     @inline(never)
     nonisolated(nonsending) func exchange(_ request: TransportRequest, _ call: Call) async -> ResponseOutcome {
-        var request = request
-        request.mayBeSentTwice = call.idempotency.allowsRepeat(of: request)
+        let mayBeSentTwice = call.idempotency.allowsRepeat(of: request)
+        if request.mayBeSentTwice != mayBeSentTwice { return await exchange(Self.marked(request, mayBeSentTwice), call) }
         call.noteSent(request)
         _ = routeWatch.value  // the watch that ends transfers whose route goes runs from before the first
         let transfer = transport.makeTransfer(for: request)
@@ -21,6 +21,15 @@ extension Session {
             do { return Self.named(try await transfer.response(), request) } catch { return Self.named(.transport(error), request) }
         }
         return await streamToHead(transfer, Registration(registry: registry, id: id), request)
+    }
+
+    /// `request`, marked as one that may or may not reach the server twice (out of line: most requests are
+    /// already marked as their idempotency has it, and go on without a copy).
+    @inline(never)
+    static func marked(_ request: TransportRequest, _ mayBeSentTwice: Bool) -> TransportRequest {
+        var request = request
+        request.mayBeSentTwice = mayBeSentTwice
+        return request
     }
 
     /// A streamed transfer read up to its head: a response holding the head and the rest of the events.
