@@ -18,7 +18,11 @@ import TestServers
         #expect(outcome.fields["tooBig"] as? Bool == true, "\(outcome.output)")
         #expect(outcome.fields["received"] as? Int == 0)
         let baseline = try #require(outcome.fields["baselineKiB"] as? Int), peak = try #require(outcome.fields["peakKiB"] as? Int)
-        // The limit (16 MiB) and the buffers around it; far from the 1 GiB the server sent.
-        #expect(peak - baseline < 96 * 1024, "peak \(peak) KiB against a baseline of \(baseline) KiB")
+        // The limit (16 MiB) and the buffers around it; far from the 1 GiB the server sent. Under a sanitizer
+        // (make sanitize) the probe's allocator keeps freed memory on purpose: the bound is the plain run's.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["TSAN_OPTIONS"] == nil && environment["ASAN_OPTIONS"] == nil {
+            #expect(peak - baseline < 96 * 1024, "peak \(peak) KiB against a baseline of \(baseline) KiB")
+        }
     }
 }
