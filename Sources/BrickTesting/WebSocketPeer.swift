@@ -87,7 +87,7 @@ public final class WebSocketPeer: Transport, Sendable {
     public var clientClose: WebSocketClose? { connection?.clientClose }
 
     /// The data frames the client sent on the current connection, each fragment of a message one
-    /// (``WebSocketOptions/fragmentSize``).
+    /// (`WebSocketOptions.fragmentSize`).
     public var dataFramesReceived: Int { connection?.dataFrames.withLock { $0 } ?? 0 }
 }
 

@@ -9,15 +9,25 @@ import Tracing
 /// A reconnecting WebSocket's life in spans and metrics: one span from its opening to its close, an event
 /// for the loss and one for the reconnect, and the counters, on BrickTesting's in-memory peer.
 struct ConnectionObservabilityTests {
-    @Test func aReconnectIsAnEventOfTheConnectionsSpanAndACountInTheMetrics() async throws {
-        let peer = WebSocketPeer(), tracer = InMemoryTracer(), metrics = TestMetrics()
+    let peer = WebSocketPeer(), tracer = InMemoryTracer(), metrics = TestMetrics()
+    let session: Session
+    /// Reconnects at once (no backoff), at most `maxAttempts` times.
+    static func policy(maxAttempts: Int = 10) -> ReconnectPolicy {
+        var policy = ReconnectPolicy()
+        policy.initialDelay = .zero
+        policy.maxAttempts = maxAttempts
+        return policy
+    }
+
+    init() {
         var configuration = Session.Configuration()
         configuration.addTracing(tracer)
         configuration.addMetrics(factory: metrics)
-        let session = Session(configuration: configuration, transport: peer)
-        var policy = ReconnectPolicy()
-        policy.initialDelay = .zero
-        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room?access_token=s3cr3t", policy: policy)
+        session = Session(configuration: configuration, transport: peer)
+    }
+
+    @Test func aReconnectIsAnEventOfTheConnectionsSpanAndACountInTheMetrics() async throws {
+        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room?access_token=s3cr3t", policy: Self.policy())
         var events = socket.events.makeAsyncIterator()
         peer.drop()
         guard case .lost = await events.next() else { Issue.record("no loss"); return }
@@ -41,15 +51,7 @@ struct ConnectionObservabilityTests {
     }
 
     @Test func aConnectionThatGivesUpEndsItsSpanAsAnError() async throws {
-        let peer = WebSocketPeer(), tracer = InMemoryTracer(), metrics = TestMetrics()
-        var configuration = Session.Configuration()
-        configuration.addTracing(tracer)
-        configuration.addMetrics(factory: metrics)
-        let session = Session(configuration: configuration, transport: peer)
-        var policy = ReconnectPolicy()
-        policy.initialDelay = .zero
-        policy.maxAttempts = 1
-        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room", policy: policy)
+        let socket = try await session.reconnectingWebSocket("ws://chat.example.test/room", policy: Self.policy(maxAttempts: 1))
         peer.refusesUpgrades = true
         peer.drop()
         await #expect(throws: WebSocketError.self) { for try await _ in socket.messages {} }

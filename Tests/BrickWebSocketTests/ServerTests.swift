@@ -179,14 +179,19 @@ struct SilentPeerTests {
         defer { server.stop() }
         let proxy = try ForwardProxy()
         defer { proxy.stop() }
-        var configuration = Session.Configuration()
-        configuration.transportOptions.proxy = .through(Proxy(url: proxy.url))
-        let socket = try await Session(configuration: configuration).webSocket(server.url("/echo"))
-        try await socket.send(text: "tunnelled")
-        var iterator = socket.messages.makeAsyncIterator()
-        #expect(try await iterator.next() == .text("tunnelled"))
-        await socket.close()
+        try await Self.echo("tunnelled", through: proxy.url, to: server)
         #expect(proxy.requests.map(\.line) == ["CONNECT 127.0.0.1:\(server.port)"])
+    }
+
+    /// Sends `text` to `server`'s echo through the proxy at `proxyURL` and reads it back.
+    static func echo(_ text: String, through proxyURL: String, to server: WebSocketServer) async throws {
+        var configuration = Session.Configuration()
+        configuration.transportOptions.proxy = .through(Proxy(url: proxyURL))
+        let socket = try await Session(configuration: configuration).webSocket(server.url("/echo"))
+        try await socket.send(text: text)
+        var iterator = socket.messages.makeAsyncIterator()
+        #expect(try await iterator.next() == .text(text))
+        await socket.close()
     }
 
     @Test func plainWSThroughTinyproxyGoesThroughItsTunnel() async throws {
@@ -194,13 +199,7 @@ struct SilentPeerTests {
         defer { server.stop() }
         let proxy = try Tinyproxy()
         defer { proxy.stop() }
-        var configuration = Session.Configuration()
-        configuration.transportOptions.proxy = .through(Proxy(url: proxy.url))
-        let socket = try await Session(configuration: configuration).webSocket(server.url("/echo"))
-        try await socket.send(text: "through tinyproxy")
-        var iterator = socket.messages.makeAsyncIterator()
-        #expect(try await iterator.next() == .text("through tinyproxy"))
-        await socket.close()
+        try await Self.echo("through tinyproxy", through: proxy.url, to: server)
         #expect(proxy.log.contains("CONNECT 127.0.0.1:\(server.port)"), "\(proxy.log)")
     }
 
