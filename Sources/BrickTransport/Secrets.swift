@@ -48,20 +48,20 @@ public enum Secrets {
         return secretWords.contains { plain.contains($0) }
     }
 
-    /// `value`, or ``URLPassword/placeholder`` when the field `name` is one of `names` (case-insensitive).
+    /// `value`, or `<redacted>` when the field `name` is one of `names` (case-insensitive).
     public static func header(_ name: String, _ value: String, names: Set<String> = headerNames) -> String {
         names.contains(name.lowercased()) ? URLPassword.placeholder : value
     }
 
     /// `url` with a password in its user info and the values of the query items named in `queryNames`
     /// (compared after percent-decoding, so `access%5Ftoken` is `access_token`) replaced by
-    /// ``URLPassword/placeholder``, before any fragment.
+    /// `<redacted>`, before any fragment.
     public static func url(_ url: String, queryNames: Set<String> = queryNames) -> String {
         Self.url(url) { queryNames.contains($0) }
     }
 
     /// `url` with a password in its user info and the values of the query items whose names (percent-decoded,
-    /// lowercased) `isSecret` judges secret replaced by ``URLPassword/placeholder``, before any fragment.
+    /// lowercased) `isSecret` judges secret replaced by `<redacted>`, before any fragment.
     package static func url(_ url: String, judging isSecret: (String) -> Bool) -> String {
         let url = URLPassword.redacted(url)
         guard let question = url.firstIndex(of: "?") else { return url }

@@ -20,7 +20,7 @@ extension HTTPHeaders {
     /// `ETag`, the validator as sent, quotes and `W/` included (what `If-None-Match` takes back).
     public var eTag: String? { self["ETag"]?.trimmingHTTPSpace }
 
-    /// `Last-Modified`, when it is an HTTP date (``HTTPDate``).
+    /// `Last-Modified`, when it is an HTTP date (any of the three forms RFC 9110 allows).
     public var lastModified: Date? { self["Last-Modified"].flatMap(HTTPDate.parse) }
 
     /// `Date`, when it is an HTTP date.

@@ -37,8 +37,8 @@ public struct ParameterBuilder: Sendable {
     /// Whether there is nothing to send (text parameters with no value are not counted).
     public var isEmpty: Bool { fileParameters.isEmpty && textParameters.allSatisfy { $0.value == nil } }
 
-    /// `name=value&…` of the text parameters, percent-encoded with ``PercentEncoding``; parameters with no
-    /// value are left out.
+    /// `name=value&…` of the text parameters, percent-encoded (every byte but RFC 3986's unreserved
+    /// characters); parameters with no value are left out.
     public func urlEncoded() -> String {
         guard !textParameters.isEmpty else { return "" }
         return encoded { length, write in

@@ -84,7 +84,7 @@ extension Session {
 extension Session.Configuration {
     /// The session's `headers` as they go with a request to `url`: all of them within the origin of the
     /// session's base URL (or when it has none); to any other origin (an absolute URL a server handed out,
-    /// a lookalike of the base URL) only ``RedirectRule/crossOriginFields``, so that an API key among them
+    /// a lookalike of the base URL) only the fields every origin may see, so that an API key among them
     /// stays with its server. Origins are compared (``Origin/isSame(_:as:)``), never prefixes of the text.
     func headersSent(_ headers: HTTPHeaders, to url: String) -> HTTPHeaders {
         guard let base = baseURL, !base.isEmpty, !Origin.isSame(url, as: base) else { return headers }

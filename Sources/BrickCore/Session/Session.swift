@@ -14,7 +14,7 @@ public final class Session: Sendable {
         public var baseURL: String?
         /// Header fields sent with every request, before the request's own: all of them to the origin of
         /// ``baseURL`` (or to any when there is none); to another origin only `Accept*`, `User-Agent`,
-        /// `Cache-Control` and `Pragma` (``RedirectRule/crossOriginFields``). Default is a
+        /// `Cache-Control` and `Pragma` (the fields every origin may see). Default is a
         /// `User-Agent: BrickRequest/<version>` field.
         public var headers: HTTPHeaders = ["User-Agent": "BrickRequest/\(Session.version)"]
         /// Timeouts, redirects, caps and TLS trust of every request, unless a request says otherwise.
@@ -191,7 +191,7 @@ public final class Session: Sendable {
     /// a stream of calls to one origin.
     func originName(of url: String) -> String { originNames.of(url).origin }
 
-    /// The host whose route `request` needs (``RequestRoute/host``), its URL's host found as for
+    /// The host whose route `request` needs (`RequestRoute.host`), its URL's host found as for
     /// ``originName(of:)``.
     func routeHost(of request: TransportRequest) -> String? { request.route.host(urlHost: originNames.of(request.url).host) }
 

@@ -1,4 +1,4 @@
-/// Redirects followed under ``RedirectRule``: each hop goes through the stages below (cookies, origin
+/// Redirects followed under `RedirectRule`: each hop goes through the stages below (cookies, origin
 /// protection, transport) as a request of its own, so that each hop's origin answers for its own head. A
 /// hop's streamed body is ended when it redirects. The answer that ends it carries every hop
 /// (``TransportResponse/redirects``) and the metrics say how many there were.
